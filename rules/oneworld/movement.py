@@ -1,0 +1,337 @@
+"""Where a OneWorld child may go: Stone, Blade and Fog movement over the map's terrain.
+
+Every move is worked out as a :class:`Plan`: the hexes entered, the faults crossed (one roll
+each), and how the move ends (in a hex, in a fight, against a god, or in Chaos). Plans
+are computed from one :class:`Snapshot` of the position so that listing all moves of a full
+position stays fast.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from rules.geometry import Hex, HexDirection
+from rules.oneworld.board import OneWorldMap, Terrain
+from rules.oneworld.model import Aspect, Child, Position, Side
+from rules.oneworld.options import OneWorldOptions
+
+__all__ = ["Plan", "Snapshot", "plans_for", "why_not"]
+
+BLADE_RANGE = 5
+FOG_RANGE = 3
+STONE_PYLON_RANGE = 3
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One way a child can move.
+
+    ``path`` is every hex entered in order; the last is where the move ends. When the child
+    leaves the map, the last hex is the Chaos hex it steps into and ``into_chaos`` is set.
+    ``fault_steps`` are indexes into ``path`` of the steps that cross a fault.
+    """
+
+    path: tuple[Hex, ...]
+    fault_steps: tuple[int, ...] = ()
+    into_chaos: bool = False
+    fight: bool = False
+    god_attack: bool = False
+    obstacle: bool = False
+
+    @property
+    def to(self) -> Hex:
+        return self.path[-1]
+
+    @property
+    def faults(self) -> int:
+        return len(self.fault_steps)
+
+
+class Snapshot:
+    """What movement needs to know about a position, indexed once."""
+
+    def __init__(self, board: OneWorldMap, options: OneWorldOptions, pos: Position) -> None:
+        self.board = board
+        self.options = options
+        self.pos = pos
+        self.count: dict[Hex, Counter[Side]] = pos.occupancy()
+        self.stones: Counter[tuple[Hex, Side]] = Counter(
+            (c.hex, c.side) for c in pos.children if c.aspect is Aspect.STONE
+        )
+        self.god_hex = {g.side: g.hex for g in pos.gods}
+        self.towers = set(board.tower_hexes())
+
+    def own(self, h: Hex, side: Side) -> int:
+        c = self.count.get(h)
+        return c[side] if c else 0
+
+    def enemy(self, h: Hex, side: Side) -> int:
+        c = self.count.get(h)
+        return c[side.other()] if c else 0
+
+
+@dataclass(frozen=True)
+class _Step:
+    to: Hex
+    fault: bool = False
+    chaos: bool = False
+    stop: bool = False  # the move ends on entering (enemy children or god)
+    god: bool = False
+    blocked: str | None = None  # reason code when the step may not be taken
+    pylon_to_pylon: bool = False
+
+
+def _step(s: Snapshot, side: Side, aspect: Aspect, a: Hex, d: HexDirection) -> _Step:
+    board = s.board
+    b = a.neighbor(d)
+    from_pylon = board.is_pylon(a)
+    crossing = True
+    if b not in board.cells:
+        if s.options.chaos_gambit_2:
+            b = board.reentry(a, d)
+            from_pylon = False  # it comes back in from Chaos, not from a pylon
+            crossing = False
+        else:
+            return _Step(b, chaos=True)
+    if crossing and aspect is not Aspect.BLADE and board.runeline_between(a, b):
+        return _Step(b, blocked="runeline")
+    terrain = board.cells[b]
+    if terrain is Terrain.PYLON and not from_pylon and aspect is not Aspect.STONE:
+        return _Step(b, blocked="pylon")
+    if terrain is Terrain.TOWER or b in s.towers:
+        return _Step(b, blocked="tower")
+    if s.god_hex.get(side) == b:
+        return _Step(b, blocked="own-god")
+    fault = crossing and aspect is not Aspect.STONE and board.fault_between(a, b)
+    p2p = from_pylon and terrain is Terrain.PYLON
+    if s.god_hex.get(side.other()) == b:
+        if s.pos.god_attacked:
+            return _Step(b, blocked="god-attack-used")
+        return _Step(b, fault=fault, stop=True, god=True, pylon_to_pylon=p2p)
+    if s.enemy(b, side):
+        return _Step(b, fault=fault, stop=True, pylon_to_pylon=p2p)
+    return _Step(b, fault=fault, pylon_to_pylon=p2p)
+
+
+def _fits(s: Snapshot, child: Child, plan: Plan) -> bool:
+    """Stacking is checked where the move ends (Chaos holds no stack)."""
+    if plan.into_chaos or plan.god_attack:
+        return True
+    return s.own(plan.to, child.side) + 1 <= s.options.stacking_limit
+
+
+def plans_for(s: Snapshot, child: Child) -> list[Plan]:
+    """Every legal way ``child`` can move now (one plan per distinct path)."""
+    if child.aspect is Aspect.BLADE:
+        plans = _blade_plans(s, child)
+    else:
+        plans = _walk_plans(s, child)
+    return [p for p in plans if _fits(s, child, p)]
+
+
+# -- Stone and Fog -------------------------------------------------------------------------
+
+
+def _walk_plans(s: Snapshot, child: Child) -> list[Plan]:
+    pylon_rule = s.options.pylon_movement
+    if child.aspect is Aspect.STONE:
+        normal_range = 1
+    else:
+        normal_range = FOG_RANGE
+    plans: list[Plan] = []
+    seen: set[tuple[Hex, ...]] = set()
+
+    def extend(start: Hex, path: tuple[Hex, ...], faults: tuple[int, ...], left: int, pylon_only: bool) -> None:
+        if left == 0:
+            return
+        for d in HexDirection:
+            st = _step(s, child.side, child.aspect, path[-1] if path else start, d)
+            if st.blocked:
+                continue
+            if pylon_rule:
+                if pylon_only and not st.pylon_to_pylon:
+                    continue
+                if not pylon_only and st.pylon_to_pylon:
+                    continue
+            if st.to == child.hex or st.to in path:
+                continue
+            new_path = path + (st.to,)
+            new_faults = faults + ((len(path),) if st.fault else ())
+            if st.chaos:
+                # Allowed, if unwise: the child is lost (or, with Chaos Gambit I, under the Tower).
+                plans.append(Plan(new_path, new_faults, into_chaos=True))
+                continue
+            if new_path not in seen:
+                seen.add(new_path)
+                plans.append(Plan(new_path, new_faults, fight=st.stop and not st.god, god_attack=st.god))
+            if not st.stop:
+                extend(start, new_path, new_faults, left - 1, pylon_only)
+
+    extend(child.hex, (), (), normal_range, False)
+    if pylon_rule and s.board.is_pylon(child.hex):
+        pylon_range = STONE_PYLON_RANGE if child.aspect is Aspect.STONE else 1
+        extend(child.hex, (), (), pylon_range, True)
+    return plans
+
+
+# -- Blade -----------------------------------------------------------------------------
+
+
+def _blade_plans(s: Snapshot, child: Child) -> list[Plan]:
+    plans: list[Plan] = []
+    for d in HexDirection:
+        plans.extend(_blade_line(s, child, d))
+    return plans
+
+
+def blade_walk(s: Snapshot, child: Child, d: HexDirection) -> tuple[Plan | None, str | None]:
+    """The Blade's forced move in direction ``d``: the plan, or why there is none."""
+    path: list[Hex] = []
+    faults: list[int] = []
+    cur = child.hex
+    pylon_rule = s.options.pylon_movement
+    for i in range(BLADE_RANGE):
+        st = _step(s, child.side, Aspect.BLADE, cur, d)
+        if st.chaos:
+            path.append(st.to)
+            return Plan(tuple(path), tuple(faults), into_chaos=True), None
+        if st.blocked in ("pylon", "tower", "own-god"):
+            break  # the Blade stops in the hex before
+        if st.blocked:
+            return None, st.blocked
+        if pylon_rule and st.pylon_to_pylon:
+            if i == 0:
+                # Pylon Movement: from pylon to pylon a Blade moves a single hex.
+                return Plan((st.to,), (0,) if st.fault else (), fight=st.stop and not st.god, god_attack=st.god), None
+            break
+        if st.fault:
+            faults.append(i)
+        path.append(st.to)
+        cur = st.to
+        if st.stop:
+            return Plan(tuple(path), tuple(faults), fight=not st.god, god_attack=st.god), None
+    if not path:
+        return None, "blade-blocked"
+    return Plan(tuple(path), tuple(faults)), None
+
+
+def _blade_line(s: Snapshot, child: Child, d: HexDirection) -> list[Plan]:
+    plan, _ = blade_walk(s, child, d)
+    if plan is None:
+        return []
+    plans = [plan]
+    if s.options.friendly_obstacle:
+        for i, h in enumerate(plan.path[:-1]):
+            if h not in s.board.cells:
+                break
+            if s.stones[(h, child.side)] > s.pos.obstacles_used_at(h):
+                steps = tuple(f for f in plan.fault_steps if f <= i)
+                plans.append(Plan(plan.path[: i + 1], steps, obstacle=True))
+    return plans
+
+
+# -- explanations -----------------------------------------------------------------------
+
+_REASONS = {
+    "runeline": "{what} may not cross the runeline between {a} and {b}",
+    "pylon": "{what} may not climb from the flatland onto the pylon at {b}",
+    "tower": "nobody may enter the Tower of Balance at {b}",
+    "own-god": "children may never enter their own god's hex ({b})",
+    "god-attack-used": "only one child may attack the enemy god in a turn",
+    "chaos": "{what} would leave the map into Chaos",
+}
+
+
+def describe(reason: str, what: str, a: Hex, b: Hex) -> str:
+    text = _REASONS.get(reason, reason)
+    return text.format(what=what, a=a.label(), b=b.label())
+
+
+def why_not(s: Snapshot, child: Child, to: Hex) -> tuple[str, str]:
+    """A reason code and sentence for why ``child`` cannot end its move at ``to``."""
+    what = f"{child.aspect.title} {child.id}"
+    if child.aspect is Aspect.BLADE:
+        d = child.hex.direction_to(to)
+        if d is None:
+            return "blade-straight-line", f"{what} moves only in a straight line along one of the six hex directions"
+        plan, reason = blade_walk(s, child, d)
+        if plan is None:
+            if reason == "blade-blocked":
+                return "blade-blocked", f"{what} cannot move {d.name}: the very first hex stops it"
+            b = _first_block(s, child, d)
+            return reason or "blade-blocked", describe(reason or "blade-blocked", what, b, b)
+        dist = child.hex.distance(to)
+        if dist < len(plan.path) and to in plan.path:
+            return (
+                "blade-must-move-five",
+                f"{what} must move the full five hexes unless something stops it; "
+                f"moving {d.name} it ends at {plan.to.label()}",
+            )
+        if not _fits(s, child, plan) and plan.to == to:
+            return "stacking", f"more than {s.options.stacking_limit} children of one god may not share {to.label()}"
+        return (
+            "blade-stopped",
+            f"{what} moving {d.name} stops at {plan.to.label()} and cannot reach {to.label()}",
+        )
+    limit = FOG_RANGE if child.aspect is Aspect.FOG else 1
+    if s.options.pylon_movement and child.aspect is Aspect.STONE and s.board.is_pylon(child.hex):
+        limit = STONE_PYLON_RANGE
+    if child.hex.distance(to) > limit:
+        n = "one hex" if limit == 1 else f"{limit} hexes"
+        return "too-far", f"{what} moves at most {n} ({to.label()} is {child.hex.distance(to)} away)"
+    if to == child.hex:
+        return "no-move", f"{what} would end where it started"
+    # Try every path of the right length and report the reason of the one that got furthest.
+    best: tuple[int, str, Hex, Hex] | None = None
+    for path in _paths(child.hex, to, limit):
+        prev = child.hex
+        for i, h in enumerate(path):
+            d = prev.direction_to(h)
+            assert d is not None
+            st = _step(s, child.side, child.aspect, prev, d)
+            reason = st.blocked or ("chaos" if st.chaos else None)
+            if reason is None and st.stop and i < len(path) - 1:
+                reason = "enemy-in-the-way"
+            if reason:
+                if best is None or i > best[0]:
+                    best = (i, reason, prev, h)
+                break
+            prev = h
+        else:
+            if s.options.pylon_movement:
+                return "pylon-movement", f"{what} may not mix pylon-to-pylon and other movement in one turn"
+            return "stacking", f"more than {s.options.stacking_limit} children of one god may not share {to.label()}"
+    if best is None:
+        return "unreachable", f"{what} cannot reach {to.label()}"
+    _, reason, a, b = best
+    if reason == "enemy-in-the-way":
+        return reason, f"{what} must stop on entering the enemy at {b.label()}"
+    return reason, describe(reason, what, a, b)
+
+
+def _first_block(s: Snapshot, child: Child, d: HexDirection) -> Hex:
+    cur = child.hex
+    for _ in range(BLADE_RANGE):
+        st = _step(s, child.side, Aspect.BLADE, cur, d)
+        if st.blocked:
+            return st.to
+        cur = st.to
+    return cur
+
+
+def _paths(a: Hex, b: Hex, limit: int) -> list[tuple[Hex, ...]]:
+    out: list[tuple[Hex, ...]] = []
+
+    def go(cur: Hex, path: tuple[Hex, ...]) -> None:
+        if cur == b and path:
+            out.append(path)
+            return
+        if len(path) >= limit or cur.distance(b) > limit - len(path):
+            return
+        for n in cur.neighbors():
+            if n not in path and n != a:
+                go(n, path + (n,))
+
+    go(a, ())
+    return out
