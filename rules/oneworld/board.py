@@ -62,6 +62,17 @@ class OneWorldMap:
     runelines: frozenset[HexSide]
     faults: frozenset[HexSide]
     _edge_ring: tuple[Hex, ...] = field(default=(), repr=False)
+    _links: dict[tuple[Hex, HexDirection], tuple[Hex, bool, bool]] = field(default_factory=dict, repr=False)
+
+    def link(self, h: Hex, d: HexDirection) -> tuple[Hex, bool, bool]:
+        """The neighbour of map hex ``h`` towards ``d``, and whether a runeline or a fault
+        lies on the side between them (precomputed: movement asks this very often)."""
+        found = self._links.get((h, d))
+        if found is None:
+            n = h.neighbor(d)
+            side = HexSide.between(h, n)
+            found = (n, side in self.runelines, side in self.faults)
+        return found
 
     # -- terrain ------------------------------------------------------------------------
     def on_map(self, h: Hex) -> bool:
@@ -230,6 +241,12 @@ def parse_map(text: str, require_towers: bool = True) -> OneWorldMap:
     towers = [h for h, t in cells.items() if t is Terrain.TOWER]
     if require_towers and len(towers) != 2:
         raise MapError("line 1", f"a OneWorld map needs exactly 2 Tower hexes (T), this one has {len(towers)}")
+    links = {}
+    for h in cells:
+        for d in HexDirection:
+            n = h.neighbor(d)
+            side = HexSide.between(h, n)
+            links[(h, d)] = (n, side in sides["runeline"], side in sides["fault"])
     return OneWorldMap(
         name=name,
         columns=columns,
@@ -238,6 +255,7 @@ def parse_map(text: str, require_towers: bool = True) -> OneWorldMap:
         runelines=frozenset(sides["runeline"]),
         faults=frozenset(sides["fault"]),
         _edge_ring=_ring(cells),
+        _links=links,
     )
 
 

@@ -35,7 +35,7 @@ from rules.oneworld.model import (
     Side,
     Transform,
 )
-from rules.oneworld.movement import Plan, Snapshot, plans_for, why_not
+from rules.oneworld.movement import Plan, Snapshot, plan_along, plans_for, why_not
 from rules.oneworld.options import OneWorldOptions, TowerDirection
 from rules.oneworld.setup import apply_setup, apply_tower, check_setup, check_tower, setup_step
 
@@ -136,15 +136,25 @@ class OneWorld(GameRules[Position, Action]):
         if child.id in state.moved:
             return None, Verdict.illegal("already-moved", f"{child.id} has already moved this turn")
         snap = Snapshot(self.board, self.options, state)
+        if action.path and action.path[-1] != action.to:
+            return None, Verdict.illegal("bad-path", "the path must end at the destination")
+        if action.path and child.aspect is not Aspect.BLADE:
+            plan, reason = plan_along(snap, child, action.path)
+            if plan is None:
+                route = "-".join(h.label() for h in action.path)
+                code, message = why_not(snap, child, action.to)
+                if reason in ("bad-path", "stacking", "pylon-movement", "too-far") or code in ("stacking", "unreachable"):
+                    code, message = reason, f"{child.id} cannot follow the path {route} ({reason.replace('-', ' ')})"
+                return None, Verdict.illegal(code, message)
+            return plan, Verdict.ok()
         plans = [p for p in plans_for(snap, child) if p.to == action.to]
         if action.path:
-            if action.path[-1] != action.to:
-                return None, Verdict.illegal("bad-path", "the path must end at the destination")
             plans = [p for p in plans if p.path == action.path]
         if not plans:
             code, message = why_not(snap, child, action.to)
             if action.path and code in ("stacking", "unreachable"):
-                code, message = "bad-path", f"{child.id} cannot follow the path {'-'.join(h.label() for h in action.path)}"
+                route = "-".join(h.label() for h in action.path)
+                code, message = "bad-path", f"{child.id} cannot follow the path {route}"
             return None, Verdict.illegal(code, message)
         return min(plans, key=lambda p: (p.faults, p.obstacle, p.path)), Verdict.ok()
 

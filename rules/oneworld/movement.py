@@ -16,7 +16,7 @@ from rules.oneworld.board import OneWorldMap, Terrain
 from rules.oneworld.model import Aspect, Child, Position, Side
 from rules.oneworld.options import OneWorldOptions
 
-__all__ = ["Plan", "Snapshot", "plans_for", "why_not"]
+__all__ = ["Plan", "Snapshot", "plans_for", "plan_along", "why_not"]
 
 BLADE_RANGE = 5
 FOG_RANGE = 3
@@ -84,26 +84,25 @@ class _Step:
 
 def _step(s: Snapshot, side: Side, aspect: Aspect, a: Hex, d: HexDirection) -> _Step:
     board = s.board
-    b = a.neighbor(d)
-    from_pylon = board.is_pylon(a)
-    crossing = True
-    if b not in board.cells:
-        if s.options.chaos_gambit_2:
-            b = board.reentry(a, d)
-            from_pylon = False  # it comes back in from Chaos, not from a pylon
-            crossing = False
-        else:
+    cells = board.cells
+    b, rune, fault = board.link(a, d)
+    from_pylon = cells.get(a) is Terrain.PYLON
+    if b not in cells:
+        if not s.options.chaos_gambit_2:
             return _Step(b, chaos=True)
-    if crossing and aspect is not Aspect.BLADE and board.runeline_between(a, b):
+        b = board.reentry(a, d)
+        from_pylon = False  # it comes back in from Chaos, not from a pylon
+        rune = fault = False  # no hex side is crossed on the way round
+    if rune and aspect is not Aspect.BLADE:
         return _Step(b, blocked="runeline")
-    terrain = board.cells[b]
+    terrain = cells[b]
     if terrain is Terrain.PYLON and not from_pylon and aspect is not Aspect.STONE:
         return _Step(b, blocked="pylon")
     if terrain is Terrain.TOWER or b in s.towers:
         return _Step(b, blocked="tower")
     if s.god_hex.get(side) == b:
         return _Step(b, blocked="own-god")
-    fault = crossing and aspect is not Aspect.STONE and board.fault_between(a, b)
+    fault = fault and aspect is not Aspect.STONE
     p2p = from_pylon and terrain is Terrain.PYLON
     if s.god_hex.get(side.other()) == b:
         if s.pos.god_attacked:
@@ -134,45 +133,81 @@ def plans_for(s: Snapshot, child: Child) -> list[Plan]:
 
 
 def _walk_plans(s: Snapshot, child: Child) -> list[Plan]:
+    """Stone and Fog: the best path (fewest faults) to every hex they can end on.
+
+    Searched breadth first, keeping one path per (hex, steps taken): a path with more
+    faults to the same hex in as many steps is never the one a player would take.
+    """
+    plans: dict[Hex, Plan] = {}
+    normal = 1 if child.aspect is Aspect.STONE else FOG_RANGE
+    _search(s, child, normal, pylon_only=False, plans=plans)
+    if s.options.pylon_movement and s.board.is_pylon(child.hex):
+        _search(s, child, STONE_PYLON_RANGE if child.aspect is Aspect.STONE else 1, pylon_only=True, plans=plans)
+    return list(plans.values())
+
+
+def _search(s: Snapshot, child: Child, steps: int, pylon_only: bool, plans: dict[Hex, Plan]) -> None:
     pylon_rule = s.options.pylon_movement
-    if child.aspect is Aspect.STONE:
-        normal_range = 1
-    else:
-        normal_range = FOG_RANGE
-    plans: list[Plan] = []
-    seen: set[tuple[Hex, ...]] = set()
-
-    def extend(start: Hex, path: tuple[Hex, ...], faults: tuple[int, ...], left: int, pylon_only: bool) -> None:
-        if left == 0:
-            return
-        for d in HexDirection:
-            st = _step(s, child.side, child.aspect, path[-1] if path else start, d)
-            if st.blocked:
-                continue
-            if pylon_rule:
-                if pylon_only and not st.pylon_to_pylon:
+    frontier: dict[Hex, tuple[tuple[Hex, ...], tuple[int, ...]]] = {child.hex: ((), ())}
+    for depth in range(steps):
+        nxt: dict[Hex, tuple[tuple[Hex, ...], tuple[int, ...]]] = {}
+        for here, (path, faults) in frontier.items():
+            for d in HexDirection:
+                st = _step(s, child.side, child.aspect, here, d)
+                if st.blocked or st.to == child.hex or st.to in path:
                     continue
-                if not pylon_only and st.pylon_to_pylon:
+                if pylon_rule and st.pylon_to_pylon != pylon_only:
                     continue
-            if st.to == child.hex or st.to in path:
-                continue
-            new_path = path + (st.to,)
-            new_faults = faults + ((len(path),) if st.fault else ())
-            if st.chaos:
-                # Allowed, if unwise: the child is lost (or, with Chaos Gambit I, under the Tower).
-                plans.append(Plan(new_path, new_faults, into_chaos=True))
-                continue
-            if new_path not in seen:
-                seen.add(new_path)
-                plans.append(Plan(new_path, new_faults, fight=st.stop and not st.god, god_attack=st.god))
-            if not st.stop:
-                extend(start, new_path, new_faults, left - 1, pylon_only)
+                new_path = path + (st.to,)
+                new_faults = faults + ((depth,) if st.fault else ())
+                if st.chaos:
+                    # Allowed, if unwise: the child is lost (or, with Chaos Gambit I, under its Tower).
+                    plan = Plan(new_path, new_faults, into_chaos=True)
+                else:
+                    plan = Plan(new_path, new_faults, fight=st.stop and not st.god, god_attack=st.god)
+                best = plans.get(st.to)
+                if best is None or (plan.faults, len(plan.path), plan.path) < (best.faults, len(best.path), best.path):
+                    plans[st.to] = plan
+                if st.chaos or st.stop:
+                    continue
+                seen = nxt.get(st.to)
+                if seen is None or len(new_faults) < len(seen[1]):
+                    nxt[st.to] = (new_path, new_faults)
+        frontier = nxt
 
-    extend(child.hex, (), (), normal_range, False)
-    if pylon_rule and s.board.is_pylon(child.hex):
-        pylon_range = STONE_PYLON_RANGE if child.aspect is Aspect.STONE else 1
-        extend(child.hex, (), (), pylon_range, True)
-    return plans
+
+def plan_along(s: Snapshot, child: Child, path: tuple[Hex, ...]) -> tuple[Plan | None, str]:
+    """The plan for a Stone or Fog following exactly ``path`` (every hex entered), or why not."""
+    limit = 1 if child.aspect is Aspect.STONE else FOG_RANGE
+    pylon_only = False
+    if s.options.pylon_movement and s.board.is_pylon(child.hex) and path and s.board.is_pylon(path[0]):
+        pylon_only = True
+        limit = STONE_PYLON_RANGE if child.aspect is Aspect.STONE else 1
+    if not path or len(path) > limit:
+        return None, "too-far"
+    faults: list[int] = []
+    here = child.hex
+    for i, h in enumerate(path):
+        d = here.direction_to(h)
+        if d is None or here.distance(h) != 1:
+            return None, "bad-path"
+        st = _step(s, child.side, child.aspect, here, d)
+        if st.blocked:
+            return None, st.blocked
+        if s.options.pylon_movement and st.pylon_to_pylon != pylon_only:
+            return None, "pylon-movement"
+        if st.fault:
+            faults.append(i)
+        last = i == len(path) - 1
+        if st.chaos:
+            return (Plan(path, tuple(faults), into_chaos=True), "") if last else (None, "chaos")
+        if st.stop and not last:
+            return None, "enemy-in-the-way"
+        if last:
+            plan = Plan(path, tuple(faults), fight=st.stop and not st.god, god_attack=st.god)
+            return (plan, "") if _fits(s, child, plan) else (None, "stacking")
+        here = h
+    return None, "bad-path"
 
 
 # -- Blade -----------------------------------------------------------------------------
