@@ -244,6 +244,10 @@ class GameRules(ABC, Generic[S, A]):
         """When a roll is awaited as an action: each possible result with its probability."""
         return []
 
+    def pieces(self, state: S) -> list[str] | None:
+        """Ids of the pieces in play, or ``None`` when the game does not name its pieces."""
+        return None
+
     def piece_of(self, action: A) -> str | None:
         """The piece an action moves or uses, for ``tabletop rules moves`` (``None``: none)."""
         return getattr(action, "piece", None)

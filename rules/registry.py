@@ -32,7 +32,8 @@ def _available() -> dict[str, str]:
     out = {}
     for name, target in GAMES.items():
         module = target.split(":")[0]
-        if importlib.util.find_spec(module) is not None:
+        spec = importlib.util.find_spec(module)
+        if spec is not None and spec.origin is not None:  # a namespace folder is not an engine
             out[name] = target
     return out
 

@@ -1,0 +1,1 @@
+"""Data shipped with tabletop (bundled game records)."""

@@ -1,0 +1,1 @@
+"""Bundled game records, one per game: ``<game>.jsonl`` (see docs/formats.md)."""
