@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import Union
 
 from rules.geometry import Square
-from rules.wormholes.board import PLAYER_TITLES, VALUE_NAMES, Suit, owner
+from rules.wormholes.board import PLAYER_TITLES, VALUE_NAMES, Suit
 
 __all__ = [
     "HIDDEN",
@@ -47,6 +47,9 @@ __all__ = [
     "Send",
     "Action",
     "value_name",
+    "suit_sorted",
+    "ship_title",
+    "player_title",
 ]
 
 #: What a player's view shows instead of a coin value that player has not seen.
@@ -106,10 +109,12 @@ class Ship:
 
 @dataclass(frozen=True)
 class Activate:
-    """Pending: ``ship`` activates the wormhole on ``at`` (needs the value to be known)."""
+    """Pending: ``ship`` activates the wormhole on ``at``; ``chooser`` will pick the jump's
+    direction. Waits for a :class:`Reveal` while the coin's value is unknown."""
 
     ship: Suit
     at: Square
+    chooser: str
 
 
 @dataclass(frozen=True)
@@ -227,7 +232,8 @@ class ChooseOrder:
     place_first: bool
 
     def __str__(self) -> str:
-        return f"{PLAYER_TITLES.get(self.player, self.player)} {'places' if self.place_first else 'moves'} first"
+        verb = "places" if self.place_first else "moves"
+        return f"{PLAYER_TITLES.get(self.player, self.player)} {verb} first"
 
 
 @dataclass(frozen=True)
@@ -337,14 +343,10 @@ class Send:
 Action = Union[RollOff, ChooseOrder, Place, Rest, Roll, Move, Stay, Reveal, Jump, Send]
 
 
-def ship_title(suit: Suit) -> str:
-    """``'the Suns ship'`` style name for announcements."""
-    return f"the {suit.title} ship"
+def ship_title(suit: Suit, capital: bool = False) -> str:
+    """The ship's name for announcements: ``'the Suns ship'`` (``'The Suns ship'``)."""
+    return f"{'The' if capital else 'the'} {suit.title} ship"
 
 
 def player_title(player: str) -> str:
     return PLAYER_TITLES.get(player, player)
-
-
-def owner_title(suit: Suit) -> str:
-    return PLAYER_TITLES[owner(suit)]
