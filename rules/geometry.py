@@ -157,7 +157,8 @@ class Hex:
         col, row = self.offset()
         if col < 0 or row < 0:
             return f"{col:+d},{row:+d}"
-        return f"{col:02d}{row:02d}"
+        width = max(2, len(str(col)), len(str(row)))  # equal halves, so the label parses back
+        return f"{col:0{width}d}{row:0{width}d}"
 
     @classmethod
     def parse(cls, text: str, field: str = "hex") -> Hex:

@@ -36,6 +36,7 @@ from rules.oneworld.model import (
     SetUp,
     Side,
     Transform,
+    by_side,
     sort_children,
 )
 from rules.oneworld.options import OneWorldOptions
@@ -166,7 +167,11 @@ def position_from_json(data: Any, options: OneWorldOptions, where: str = "positi
     tt = get_object(obj, "this_turn", where, default={})
     wt = path(where, "this_turn")
     reject_unknown(tt, {"moved", "god_attacked", "obstacles_used", "god_transforms_used", "god_moved"}, wt)
-    moved = frozenset(get_str({"m": m}, "m", path(path(wt, "moved"), j)) for j, m in enumerate(get_list(tt, "moved", wt, default=[])))
+    moved_ids = get_list(tt, "moved", wt, default=[])
+    for j, m in enumerate(moved_ids):
+        if not isinstance(m, str):
+            raise FormatError(path(path(wt, "moved"), j), f"expected a child id (a string), got {m!r}")
+    moved = frozenset(moved_ids)
     obst = get_object(tt, "obstacles_used", wt, default={})
     obstacles = tuple(sorted((_hex(k, path(wt, "obstacles_used")), get_int(obst, k, path(wt, "obstacles_used"), lo=0)) for k in obst))
     combats = tuple(_hex(h, path(path(where, "combats"), j)) for j, h in enumerate(get_list(obj, "combats", where, default=[])))
@@ -205,8 +210,8 @@ def position_from_json(data: Any, options: OneWorldOptions, where: str = "positi
         towers=towers,
         gods=(gods[0], gods[1]),
         children=sort_children(children),
-        under_tower=under,
-        lost=lost,
+        under_tower=by_side(under),
+        lost=by_side(lost),
         moved=moved,
         god_attacked=get_bool(tt, "god_attacked", wt, default=False),
         obstacles_used=obstacles,
@@ -218,8 +223,14 @@ def position_from_json(data: Any, options: OneWorldOptions, where: str = "positi
     )
 
 
-def check_on_map(p: Position, board: OneWorldMap, stacking_limit: int, where: str = "position") -> None:
-    """Refuse positions that put pieces where the map has no hex or break stacking."""
+def check_on_map(
+    p: Position, board: OneWorldMap, stacking_limit: int, where: str = "position", moving_towers: bool = False
+) -> None:
+    """Refuse positions that put pieces where the map has no hex or break stacking.
+
+    A Tower stands on one of the map's Tower hexes, or anywhere on the map's edge when the
+    Towers move (Moving Towers of Balance).
+    """
     for i, c in enumerate(p.children):
         if c.hex not in board.cells:
             raise FormatError(f"{where}.children[{i}].hex", f"{c.id} is at {c.hex}, which is not on the map (Chaos)")
@@ -233,8 +244,11 @@ def check_on_map(p: Position, board: OneWorldMap, stacking_limit: int, where: st
         if g.hex is not None and g.hex not in board.cells:
             raise FormatError(f"{where}.gods.{g.side.value}.hex", f"{g.hex} is not on the map")
     for s, h in p.towers:
+        if moving_towers and board.is_edge(h):
+            continue
         if h not in board.tower_hexes():
-            raise FormatError(f"{where}.towers.{s.value}", f"{h} is not a Tower hex of this map")
+            where_ok = "a Tower hex or an edge hex" if moving_towers else "a Tower hex"
+            raise FormatError(f"{where}.towers.{s.value}", f"{h} is not {where_ok} of this map")
 
 
 # -- actions ---------------------------------------------------------------------------

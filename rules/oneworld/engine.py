@@ -34,8 +34,9 @@ from rules.oneworld.model import (
     SetUp,
     Side,
     Transform,
+    by_side,
 )
-from rules.oneworld.movement import Plan, Snapshot, plan_along, plans_for, why_not
+from rules.oneworld.movement import Plan, Snapshot, plan_along, plans_for, standing_towers, why_not
 from rules.oneworld.options import OneWorldOptions, TowerDirection
 from rules.oneworld.setup import apply_setup, apply_tower, check_setup, check_tower, setup_step
 
@@ -143,13 +144,19 @@ class OneWorld(GameRules[Position, Action]):
             if plan is None:
                 route = "-".join(h.label() for h in action.path)
                 code, message = why_not(snap, child, action.to)
-                if reason in ("bad-path", "stacking", "pylon-movement", "too-far") or code in ("stacking", "unreachable"):
+                if code != reason:  # the stated path decides; keep the fuller sentence when they agree
                     code, message = reason, f"{child.id} cannot follow the path {route} ({reason.replace('-', ' ')})"
                 return None, Verdict.illegal(code, message)
             return plan, Verdict.ok()
         plans = [p for p in plans_for(snap, child) if p.to == action.to]
         if action.path:
-            plans = [p for p in plans if p.path == action.path]
+            along = [p for p in plans if p.path == action.path]
+            if plans and not along:
+                route = "-".join(h.label() for h in action.path)
+                return None, Verdict.illegal(
+                    "bad-path", f"{child.id} reaches {action.to} only straight along its line, not by {route}"
+                )
+            plans = along
         if not plans:
             code, message = why_not(snap, child, action.to)
             if action.path and code in ("stacking", "unreachable"):
@@ -218,7 +225,7 @@ class OneWorld(GameRules[Position, Action]):
             return Verdict.illegal("too-far", "a fleeing god moves one hex")
         if action.to not in self.board.cells:
             return Verdict.illegal("chaos", "a god does not flee into Chaos")
-        if action.to in self.board.tower_hexes():
+        if action.to in standing_towers(self.board, state):
             return Verdict.illegal("tower", "nobody may enter a Tower of Balance")
         if state.children_at(action.to) or action.to == state.god(action.side.other()).hex:
             return Verdict.illegal("occupied", f"{action.to} is occupied")
@@ -244,6 +251,9 @@ class OneWorld(GameRules[Position, Action]):
         out.extend(self._god_actions(state))
         out.append(EndMovement(state.active))
         return out
+
+    def pieces(self, state: Position) -> list[str]:
+        return [c.id for c in state.children]
 
     def piece_moves(self, state: Position, piece: str) -> list[Move]:
         return [a for a in self.legal_actions(state) if isinstance(a, Move) and a.piece == piece]
@@ -323,8 +333,8 @@ class OneWorld(GameRules[Position, Action]):
         pos = pos.without_children(ids)
         entries = tuple((c.side, c.id) for c in children)
         if self.options.towers_in_play:
-            return replace(pos, under_tower=pos.under_tower + entries)
-        return replace(pos, lost=pos.lost + entries)
+            return replace(pos, under_tower=by_side(pos.under_tower + entries))
+        return replace(pos, lost=by_side(pos.lost + entries))
 
     def _apply_move(self, state: Position, action: Move, dice: Dice) -> tuple[Position, list[Event]]:
         plan, _ = self._plan(state, action)
@@ -353,10 +363,10 @@ class OneWorld(GameRules[Position, Action]):
                 return pos, events
         if plan.into_chaos:
             if self.options.chaos_gambit_1:
-                pos = replace(pos.without_children({child.id}), under_tower=pos.under_tower + ((child.side, child.id),))
+                pos = self._eliminate(pos, [child])  # under its Tower, as though destroyed
                 text = f"{name} goes into Chaos and returns beneath its Tower."
             else:
-                pos = replace(pos.without_children({child.id}), lost=pos.lost + ((child.side, child.id),))
+                pos = replace(pos.without_children({child.id}), lost=by_side(pos.lost + ((child.side, child.id),)))
                 text = f"{name} goes into Chaos Itself and is lost for good."
             events.append(Event.of("lost", text, piece=child.id))
             return pos, events
@@ -603,7 +613,8 @@ class OneWorld(GameRules[Position, Action]):
 
     def state_from_json(self, data: Any) -> Position:
         pos = codec.position_from_json(data, self.options)
-        codec.check_on_map(pos, self.board, self.options.stacking_limit)
+        moving = self.options.moving_towers is not None
+        codec.check_on_map(pos, self.board, self.options.stacking_limit, moving_towers=moving)
         return pos
 
     def action_to_json(self, action: Action) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from rules.geometry import Hex
@@ -68,14 +68,15 @@ class Phase(Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Child:
-    """A child on the map."""
+    """A child on the map. Children compare by value (id, side, aspect and hex), so two
+    positions are equal only when every child stands in the same hex with the same aspect."""
 
     id: str
-    side: Side = field(compare=False)
-    aspect: Aspect = field(compare=False)
-    hex: Hex = field(compare=False)
+    side: Side
+    aspect: Aspect
+    hex: Hex
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,12 @@ def _child_key(c: Child) -> tuple[str, int, str]:
 
 def sort_children(children: list[Child] | tuple[Child, ...]) -> tuple[Child, ...]:
     return tuple(sorted(children, key=_child_key))
+
+
+def by_side(entries: tuple[tuple[Side, str], ...]) -> tuple[tuple[Side, str], ...]:
+    """Counters under the Towers (or out of play) in one canonical order: BORG's first, each
+    side's in the order they arrived (the first under a Tower is the first to come back)."""
+    return tuple(e for e in entries if e[0] is Side.BORG) + tuple(e for e in entries if e[0] is Side.CHEZ)
 
 
 # ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from rules.oneworld.board import OneWorldMap, Terrain
 from rules.oneworld.model import Aspect, Child, Position, Side
 from rules.oneworld.options import OneWorldOptions
 
-__all__ = ["Plan", "Snapshot", "plans_for", "plan_along", "why_not"]
+__all__ = ["Plan", "Snapshot", "plans_for", "plan_along", "standing_towers", "why_not"]
 
 BLADE_RANGE = 5
 FOG_RANGE = 3
@@ -48,6 +48,17 @@ class Plan:
         return len(self.fault_steps)
 
 
+def standing_towers(board: OneWorldMap, pos: Position) -> frozenset[Hex]:
+    """The hexes where the Towers of Balance stand now, which nobody may enter.
+
+    Once the players hold their Towers these are the players' Towers (with Moving Towers
+    they walk along the edge, and the map's ``T`` hex they left is plain ground); before
+    that, and when no player owns a Tower (Non-aligned Towers, Tower Elimination), the
+    map's Tower hexes.
+    """
+    return frozenset(h for _, h in pos.towers) or frozenset(board.tower_hexes())
+
+
 class Snapshot:
     """What movement needs to know about a position, indexed once."""
 
@@ -60,7 +71,7 @@ class Snapshot:
             (c.hex, c.side) for c in pos.children if c.aspect is Aspect.STONE
         )
         self.god_hex = {g.side: g.hex for g in pos.gods}
-        self.towers = set(board.tower_hexes())
+        self.towers = standing_towers(board, pos)
 
     def own(self, h: Hex, side: Side) -> int:
         c = self.count.get(h)
@@ -98,7 +109,7 @@ def _step(s: Snapshot, side: Side, aspect: Aspect, a: Hex, d: HexDirection) -> _
     terrain = cells[b]
     if terrain is Terrain.PYLON and not from_pylon and aspect is not Aspect.STONE:
         return _Step(b, blocked="pylon")
-    if terrain is Terrain.TOWER or b in s.towers:
+    if b in s.towers:
         return _Step(b, blocked="tower")
     if s.god_hex.get(side) == b:
         return _Step(b, blocked="own-god")
@@ -114,10 +125,12 @@ def _step(s: Snapshot, side: Side, aspect: Aspect, a: Hex, d: HexDirection) -> _
 
 
 def _fits(s: Snapshot, child: Child, plan: Plan) -> bool:
-    """Stacking is checked where the move ends (Chaos holds no stack)."""
+    """Stacking is checked where the move ends (Chaos holds no stack). A Blade that the
+    curved universe of Chaos Gambit II brings back to its own hex does not count itself."""
     if plan.into_chaos or plan.god_attack:
         return True
-    return s.own(plan.to, child.side) + 1 <= s.options.stacking_limit
+    already = s.own(plan.to, child.side) - (1 if plan.to == child.hex else 0)
+    return already + 1 <= s.options.stacking_limit
 
 
 def plans_for(s: Snapshot, child: Child) -> list[Plan]:
@@ -192,6 +205,8 @@ def plan_along(s: Snapshot, child: Child, path: tuple[Hex, ...]) -> tuple[Plan |
         if d is None or here.distance(h) != 1:
             return None, "bad-path"
         st = _step(s, child.side, child.aspect, here, d)
+        if st.to != h:
+            return None, "bad-path"  # Chaos Gambit II: the stated hex is off the grid
         if st.blocked:
             return None, st.blocked
         if s.options.pylon_movement and st.pylon_to_pylon != pylon_only:
@@ -325,6 +340,8 @@ def why_not(s: Snapshot, child: Child, to: Hex) -> tuple[str, str]:
             d = prev.direction_to(h)
             assert d is not None
             st = _step(s, child.side, child.aspect, prev, d)
+            if st.to != h:
+                break  # Chaos Gambit II: off the grid the child comes back in elsewhere
             reason = st.blocked or ("chaos" if st.chaos else None)
             if reason is None and st.stop and i < len(path) - 1:
                 reason = "enemy-in-the-way"
@@ -334,7 +351,7 @@ def why_not(s: Snapshot, child: Child, to: Hex) -> tuple[str, str]:
                 break
             prev = h
         else:
-            if s.options.pylon_movement:
+            if s.own(to, child.side) + 1 <= s.options.stacking_limit and s.options.pylon_movement:
                 return "pylon-movement", f"{what} may not mix pylon-to-pylon and other movement in one turn"
             return "stacking", f"more than {s.options.stacking_limit} children of one god may not share {to.label()}"
     if best is None:

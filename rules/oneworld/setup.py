@@ -58,10 +58,12 @@ def check_setup(board: OneWorldMap, options: OneWorldOptions, pos: Position, act
     enemy_god = pos.god(action.side.other()).hex
     if enemy_god is not None and enemy_god.distance(god) == 0:
         return Verdict.illegal("occupied", f"{god} holds the enemy god")
+    enemy_hexes = {c.hex for c in pos.children_of(action.side.other())}
+    if god in enemy_hexes:
+        return Verdict.illegal("occupied", f"the god may not sit among enemy children ({god})")
     n = options.children_per_side
     if len(action.children) != n:
         return Verdict.illegal("child-count", f"{n} children must be placed, not {len(action.children)}")
-    enemy_hexes = {c.hex for c in pos.children_of(action.side.other())}
     stacks: Counter = Counter()
     for h, _aspect in action.children:
         if h not in board.cells:
