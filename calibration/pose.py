@@ -1,0 +1,132 @@
+"""The one result of every board or field calibration: a :class:`BoardPose`.
+
+Whichever way a board was found (fiducial markers, four corners given by hand, or the grid
+found automatically), the result is the same type: the homography from image pixels to
+board coordinates, its inverse for drawing overlays, the unit of the board coordinates and
+a quality figure that says how much to trust it.
+
+Board coordinates are a plane laid on the board: ``x`` to the right and ``y`` down as the
+board is printed, origin at the board's top-left corner, measured in ``units``:
+
+* ``"square"``: one unit per grid square (square-grid games);
+* ``"hex"``: one unit per hex circumradius, origin at the centre of hex 0101 (see
+  :class:`vision.layout.HexLayout`);
+* ``"inch"``: inches on the table or the ground (The Game's field).
+
+>>> import numpy as np
+>>> pose = BoardPose.from_homography(np.diag([0.1, 0.1, 1.0]), units="square", size=(8, 8))
+>>> pose.to_board([[40.0, 20.0]]).tolist()
+[[4.0, 2.0]]
+>>> pose.to_image([[4.0, 2.0]]).tolist()
+[[40.0, 20.0]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from calibration.errors import CalibrationError
+from calibration.homography import apply_homography
+
+__all__ = ["PoseQuality", "BoardPose", "UNITS"]
+
+UNITS = ("square", "hex", "inch")
+
+
+@dataclass(frozen=True)
+class PoseQuality:
+    """How a pose was found and how far to trust it.
+
+    ``residual_px`` is the RMS distance, in pixels, between the reference points seen in the
+    image and where the pose puts them (0 for exactly four points); ``coverage`` is the
+    fraction of the frame the board covers; ``seen``/``expected`` count markers, corners or
+    grid points used.
+    """
+
+    method: str
+    residual_px: float
+    seen: int
+    expected: int
+    coverage: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "residual_px": round(float(self.residual_px), 4),
+            "seen": self.seen,
+            "expected": self.expected,
+            "coverage": round(float(self.coverage), 4),
+        }
+
+
+@dataclass(frozen=True)
+class BoardPose:
+    """Image pixels <-> board coordinates for one camera view of one board."""
+
+    image_to_board: np.ndarray
+    board_to_image: np.ndarray
+    units: str
+    size: tuple[float, float]
+    quality: PoseQuality = field(default_factory=lambda: PoseQuality("given", 0.0, 0, 0, 0.0))
+
+    def __post_init__(self) -> None:
+        if self.units not in UNITS:
+            raise CalibrationError(f"unknown board unit {self.units!r} (use one of {', '.join(UNITS)})")
+        for name in ("image_to_board", "board_to_image"):
+            m = getattr(self, name)
+            if not isinstance(m, np.ndarray) or m.shape != (3, 3) or not np.all(np.isfinite(m)):
+                raise CalibrationError(f"{name} must be a finite 3x3 matrix")
+
+    @classmethod
+    def from_homography(
+        cls,
+        image_to_board: np.ndarray,
+        units: str,
+        size: tuple[float, float],
+        quality: PoseQuality | None = None,
+    ) -> BoardPose:
+        h = np.asarray(image_to_board, dtype=float)
+        try:
+            inv = np.linalg.inv(h)
+        except np.linalg.LinAlgError:
+            raise CalibrationError("the board homography cannot be inverted (degenerate view)") from None
+        return cls(h / h[2, 2], inv / inv[2, 2], units, (float(size[0]), float(size[1])),
+                   quality or PoseQuality("given", 0.0, 0, 0, 0.0))
+
+    def to_board(self, points: Any) -> np.ndarray:
+        return apply_homography(self.image_to_board, np.asarray(points, dtype=float).reshape(-1, 2))
+
+    def to_image(self, points: Any) -> np.ndarray:
+        return apply_homography(self.board_to_image, np.asarray(points, dtype=float).reshape(-1, 2))
+
+    def board_corners_in_image(self) -> np.ndarray:
+        w, h = self.size
+        return self.to_image([[0, 0], [w, 0], [w, h], [0, h]])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "image_to_board": self.image_to_board.tolist(),
+            "units": self.units,
+            "size": list(self.size),
+            "quality": self.quality.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> BoardPose:
+        try:
+            q = data.get("quality") or {}
+            quality = PoseQuality(
+                str(q.get("method", "given")),
+                float(q.get("residual_px", 0.0)),
+                int(q.get("seen", 0)),
+                int(q.get("expected", 0)),
+                float(q.get("coverage", 0.0)),
+            )
+            return cls.from_homography(
+                np.asarray(data["image_to_board"], dtype=float), str(data["units"]), tuple(data["size"]), quality
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CalibrationError(f"not a board pose: {err}") from None
