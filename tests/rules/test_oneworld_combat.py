@@ -8,67 +8,11 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 import pytest
+from oneworld_support import ARENA, BORG, CHEZ, B, F, H, S, aspects, game, position
 
-from rules.geometry import Hex
-from rules.oneworld import (
-    Aspect,
-    Child,
-    EndMovement,
-    God,
-    Move,
-    OneWorld,
-    OneWorldOptions,
-    Phase,
-    Position,
-    Side,
-    Transform,
-    parse_map,
-)
+from rules.oneworld import Aspect, EndMovement, Move, OneWorld, Phase, Position, Transform
 from rules.oneworld.combat import KILLS, losses
 from rules.oneworld.model import Combat
-
-H = Hex.parse
-BORG, CHEZ = Side.BORG, Side.CHEZ
-S, B, F = Aspect.STONE, Aspect.BLADE, Aspect.FOG
-LETTER = {"S": S, "B": B, "F": F}
-
-ARENA = """\
-size 9 9
-row 01 . . . . . . . . .
-row 02  . . . . . . . . .
-row 03 . . . . . . . . .
-row 04  . . . . . . . . .
-row 05 T . . . . . . . T
-row 06  . . . . . . . . .
-row 07 . . . . . . . . .
-row 08  . . . . . . . . .
-row 09 . . . . . . . . .
-"""
-
-
-def game(**options: Any) -> OneWorld:
-    return OneWorld(OneWorldOptions.from_json(options), parse_map(ARENA))
-
-
-def position(spec: str, active: Side = BORG, lives: tuple[int, int] = (3, 3), **changes: Any) -> Position:
-    kids = []
-    for token in spec.split():
-        cid, rest = token.split(":")
-        a, h = rest.split("@")
-        kids.append(Child(cid, BORG if cid[0] == "B" else CHEZ, LETTER[a], H(h)))
-    pos = Position(
-        Phase.MOVEMENT,
-        active,
-        gods=(God(BORG, H("0501"), lives[0]), God(CHEZ, H("0509"), lives[1])),
-        children=tuple(kids),
-        towers=((BORG, H("0105")), (CHEZ, H("0905"))),
-    )
-    return replace(pos, **changes)
-
-
-def aspects(text: str) -> tuple[Aspect, ...]:
-    return tuple(LETTER[c] for c in text)
-
 
 # -- chart 13.1 and the resolution formula (8.2) ------------------------------------------------
 
@@ -348,7 +292,7 @@ def test_three_lives_three_wins() -> None:
 
 def test_a_god_attack_after_a_fault_death_never_happened() -> None:
     text = ARENA + "fault 0508 SW\n"  # the side between 0508 and 0509
-    g = OneWorld(OneWorldOptions(), parse_map(text))
+    g = game(text)
     pos = position("B1:F@0508 B2:F@0408")
     step = g.apply(pos, Move("B1", H("0509"), (H("0509"),)), rolls=[1])
     assert step.state.child("B1") is None and not step.state.god_attacked

@@ -3,31 +3,11 @@ rolls, and the events, positions and verdicts they must give."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
 import pytest
+from oneworld_support import ARENA, BLADE, BORG, CHEZ, FOG, STONE, H, game, position
 
 from rules.errors import RollNeededError
-from rules.geometry import Hex
-from rules.oneworld import (
-    Aspect,
-    Child,
-    EndMovement,
-    God,
-    Move,
-    OneWorld,
-    OneWorldOptions,
-    Phase,
-    Position,
-    Side,
-    Transform,
-    parse_map,
-)
-
-H = Hex.parse
-BORG, CHEZ = Side.BORG, Side.CHEZ
-STONE, BLADE, FOG = Aspect.STONE, Aspect.BLADE, Aspect.FOG
+from rules.oneworld import Aspect, EndMovement, Move, OneWorld, Phase, Position, Transform
 
 # A 13 x 5 strip for appendix A. Row 3 (odd, so E and W stay in the row) carries a fault on
 # 0203/0303 and the pylons 0803 and 0903; a runeline lies on 0401/0501 in row 1.
@@ -42,35 +22,6 @@ fault 0203 E
 runeline 0401 E
 """
 
-# A 9 x 9 board with its Towers on the west and east edges of the middle row, for B and C.
-ARENA = """\
-size 9 9
-row 01 . . . . . . . . .
-row 02  . . . . . . . . .
-row 03 . . . . . . . . .
-row 04  . . . . . . . . .
-row 05 T . . . . . . . T
-row 06  . . . . . . . . .
-row 07 . . . . . . . . .
-row 08  . . . . . . . . .
-row 09 . . . . . . . . .
-"""
-
-
-def game(text: str, towers: bool = True) -> OneWorld:
-    return OneWorld(OneWorldOptions(), parse_map(text, require_towers=towers))
-
-
-def position(kids: list[tuple[str, Aspect, str]], active: Side, borg_god: str, chez_god: str, **changes: Any) -> Position:
-    pos = Position(
-        Phase.MOVEMENT,
-        active,
-        gods=(God(BORG, H(borg_god), 3), God(CHEZ, H(chez_god), 3)),
-        children=tuple(Child(cid, BORG if cid[0] == "B" else CHEZ, a, H(h)) for cid, a, h in kids),
-        towers=((BORG, H("0105")), (CHEZ, H("0905"))),
-    )
-    return replace(pos, **changes)
-
 
 # -- A: movement of the children ------------------------------------------------------------------
 
@@ -80,13 +31,14 @@ def strip() -> OneWorld:
     return game(STRIP, towers=False)
 
 
-def a_pos(kids: list[tuple[str, Aspect, str]]) -> Position:
-    return replace(position(kids, BORG, "0101", "1305"), towers=())
+def a_pos(spec: str) -> Position:
+    """A BORG position on the strip: the gods at 0101 and 1305, no Towers."""
+    return position(spec, borg_god="0101", chez_god="1305", towers=())
 
 
 def test_appendix_a1_blade(strip: OneWorld) -> None:
     # "Blade moves five hexes per turn. The movement must be in a straight line."
-    pos = a_pos([("B1", BLADE, "0103")])
+    pos = a_pos("B1:B@0103")
     assert strip.verdict(pos, Move("B1", H("0603"))).legal
     assert strip.verdict(pos, Move("B1", H("0403"))).code == "blade-must-move-five"
     assert strip.verdict(pos, Move("B1", H("0504"))).code == "blade-straight-line"
@@ -97,25 +49,25 @@ def test_appendix_a1_blade(strip: OneWorld) -> None:
     assert step.state.child("B1").hex == H("0603")
     assert [(e.kind, e.detail("roll")) for e in step.events] == [("move", None), ("roll", 4)]
     # "... unless movement is blocked by (a) a Pylon": from 0403, 0503 0603 0703, then 0803.
-    pos = a_pos([("B1", BLADE, "0403")])
+    pos = a_pos("B1:B@0403")
     assert strip.verdict(pos, Move("B1", H("0703"))).legal
     assert strip.verdict(pos, Move("B1", H("0803"))).code == "blade-stopped"
     # "... or (b) enemy Children": it stops in their hex.
-    pos = a_pos([("B1", BLADE, "0103"), ("C1", FOG, "0303")])
+    pos = a_pos("B1:B@0103 C1:F@0303")
     assert strip.verdict(pos, Move("B1", H("0303"))).legal
     assert strip.verdict(pos, Move("B1", H("0603"))).code == "blade-stopped"
     # "Blade can never move from flatland to Pylon": next to the pylon, east is closed.
-    pos = a_pos([("B1", BLADE, "0703")])
+    pos = a_pos("B1:B@0703")
     assert strip.verdict(pos, Move("B1", H("0803"))).code == "blade-blocked"
     # "... although it can move from Pylon to Pylon or from Pylon to flatland."
-    pos = a_pos([("B1", BLADE, "0803")])
+    pos = a_pos("B1:B@0803")
     assert strip.verdict(pos, Move("B1", H("1303"))).legal  # 0903 (pylon), 1003 .. 1303
-    pos = a_pos([("B1", BLADE, "0903")])
+    pos = a_pos("B1:B@0903")
     assert strip.verdict(pos, Move("B1", H("0403"))).legal  # 0803 (pylon), 0703 .. 0403
 
 
 def test_appendix_a2_fog(strip: OneWorld) -> None:
-    pos = a_pos([("B1", FOG, "0602")])
+    pos = a_pos("B1:F@0602")
     # "Fog moves one, two or three hexes per turn."
     for to in ("0702", "0802", "0902"):
         assert strip.verdict(pos, Move("B1", H(to))).legal
@@ -124,28 +76,28 @@ def test_appendix_a2_fog(strip: OneWorld) -> None:
     assert strip.verdict(pos, Move("B1", H("0601"), (H("0701"), H("0601")))).code == "ok"
     assert strip.verdict(pos, Move("B1", H("0704"))).legal
     # "Fog cannot move from flatland to Pylon."
-    assert strip.verdict(a_pos([("B1", FOG, "0703")]), Move("B1", H("0803"))).code == "pylon"
+    assert strip.verdict(a_pos("B1:F@0703"), Move("B1", H("0803"))).code == "pylon"
     # "... cannot cross Runelines": 0401 -> 0501 straight over the runeline is refused.
-    pos = a_pos([("B1", FOG, "0401")])
+    pos = a_pos("B1:F@0401")
     assert strip.verdict(pos, Move("B1", H("0501"), (H("0501"),))).code == "runeline"
     # "... and must roll on the Fault Chart when crossing Faults of Chaos."
-    pos = a_pos([("B1", FOG, "0203")])
+    pos = a_pos("B1:F@0203")
     step = strip.apply(pos, Move("B1", H("0303"), (H("0303"),)), rolls=[2])
     assert step.state.child("B1") is None and step.state.reserve(BORG) == ("B1",)
     assert [e.kind for e in step.events] == ["roll", "elimination"]
 
 
 def test_appendix_a3_stone(strip: OneWorld) -> None:
-    pos = a_pos([("B1", STONE, "0203")])
+    pos = a_pos("B1:S@0203")
     # "Stone moves one hex per turn."
     assert strip.verdict(pos, Move("B1", H("0403"))).code == "too-far"
     # "Stone can cross Faults of Chaos without having to roll on the Fault Chart."
     step = strip.apply(pos, Move("B1", H("0303")))
     assert step.rolls_used == () and step.state.child("B1").hex == H("0303")
     # "... but cannot cross Runelines."
-    assert strip.verdict(a_pos([("B1", STONE, "0401")]), Move("B1", H("0501"))).code == "runeline"
+    assert strip.verdict(a_pos("B1:S@0401"), Move("B1", H("0501"))).code == "runeline"
     # "Stone may move from flatland to Pylon."
-    assert strip.verdict(a_pos([("B1", STONE, "0703")]), Move("B1", H("0803"))).legal
+    assert strip.verdict(a_pos("B1:S@0703"), Move("B1", H("0803"))).legal
 
 
 # -- B: combat ------------------------------------------------------------------------------------
@@ -156,12 +108,7 @@ def test_appendix_b_combat() -> None:
     # "In one hex are two BORG Children: Stone and Fog. The CHEZ player moves three CHEZ
     # Children into the hex: Fog, Fog and Blade." The hex is 0505; CHEZ's Fogs step in from
     # 0605 and 0506, its Blade runs east from 0205 and stops on meeting the enemy.
-    pos = position(
-        [("B1", STONE, "0505"), ("B2", FOG, "0505"), ("C1", FOG, "0605"), ("C2", FOG, "0506"), ("C3", BLADE, "0205")],
-        CHEZ,
-        "0501",
-        "0509",
-    )
+    pos = position("B1:S@0505 B2:F@0505 C1:F@0605 C2:F@0506 C3:B@0205", CHEZ)
     for piece in ("C1", "C2", "C3"):
         pos = g.apply(pos, Move(piece, H("0505"))).state
     step = g.apply(pos, EndMovement(CHEZ))  # no reinforcement: nothing under CHEZ's Tower
@@ -211,7 +158,7 @@ def test_appendix_b_combat() -> None:
 
 def c_start(g: OneWorld) -> Position:
     # "BORG is quietly sitting in his hex when an enemy Stone moves into it."
-    pos = position([("C1", STONE, "0605")], CHEZ, "0505", "0509")
+    pos = position("C1:S@0605", CHEZ, borg_god="0505")
     pos = g.apply(pos, Move("C1", H("0505"))).state
     assert pos.god_attacked
     pos = g.apply(pos, EndMovement(CHEZ)).state

@@ -7,31 +7,22 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from oneworld_support import BORG, CHEZ, B, F, H, S, game, position
 
-from rules.geometry import Hex
 from rules.oneworld import (
     Aspect,
     Child,
     ChooseTower,
     End,
     EndMovement,
-    God,
     Move,
     OneWorld,
-    OneWorldOptions,
     Phase,
     Position,
     SetUp,
-    Side,
     Transform,
-    parse_map,
 )
 from rules.oneworld.setup import example_setup, setup_step
-
-H = Hex.parse
-BORG, CHEZ = Side.BORG, Side.CHEZ
-S, B, F = Aspect.STONE, Aspect.BLADE, Aspect.FOG
-
 
 # -- set-up on the default map ------------------------------------------------------------------
 
@@ -137,7 +128,7 @@ row 05 . . . . .
 
 
 def small_after_borg() -> tuple[OneWorld, Position]:
-    g = OneWorld(OneWorldOptions(children_per_side=2), parse_map(SMALL))
+    g = game(SMALL, children_per_side=2)
     pos = g.apply(g.initial_state(), SetUp(BORG, H("0301"), ((H("0303"), S), (H("0204"), F)), End.NORTH)).state
     pos = g.apply(pos, ChooseTower(CHEZ, H("0103"))).state
     return g, pos
@@ -162,42 +153,9 @@ def test_second_set_up_and_the_enemy_pieces(god: str, kids: tuple[str, str], cod
 
 # -- the three-phase turn (4.2) --------------------------------------------------------------------
 
-ARENA = """\
-size 9 9
-row 01 . . . . . . . . .
-row 02  . . . . . . . . .
-row 03 . . . . . . . . .
-row 04  . . . . . . . . .
-row 05 T . . . . . . . T
-row 06  . . . . . . . . .
-row 07 . . . . . . . . .
-row 08  . . . . . . . . .
-row 09 . . . . . . . . .
-"""
-
-
-def arena(**options: Any) -> OneWorld:
-    return OneWorld(OneWorldOptions.from_json(options), parse_map(ARENA))
-
-
-def position(spec: str, active: Side = BORG, **changes: Any) -> Position:
-    kids = []
-    for token in spec.split():
-        cid, rest = token.split(":")
-        a, h = rest.split("@")
-        kids.append(Child(cid, BORG if cid[0] == "B" else CHEZ, {"S": S, "B": B, "F": F}[a], H(h)))
-    pos = Position(
-        Phase.MOVEMENT,
-        active,
-        gods=(God(BORG, H("0501"), 3), God(CHEZ, H("0509"), 3)),
-        children=tuple(kids),
-        towers=((BORG, H("0105")), (CHEZ, H("0905"))),
-    )
-    return replace(pos, **changes)
-
 
 def test_any_all_or_none_of_the_children_may_move() -> None:
-    g = arena()
+    g = game()
     pos = position("B1:S@0303 B2:F@0606 C1:S@0707")
     step = g.apply(pos, EndMovement(BORG))  # none
     assert [e.kind for e in step.events] == ["turn"]
@@ -214,7 +172,7 @@ def test_any_all_or_none_of_the_children_may_move() -> None:
 
 
 def test_reinforcement_comes_between_movement_and_combat() -> None:
-    g = arena()
+    g = game()
     pos = position("B1:S@0404 C1:F@0505", under_tower=((BORG, "B2"),))
     pos = g.apply(pos, Move("B1", H("0505"))).state
     step = g.apply(pos, EndMovement(BORG), rolls=[4])
@@ -226,7 +184,7 @@ def test_reinforcement_comes_between_movement_and_combat() -> None:
 
 @pytest.mark.parametrize(("roll", "aspect"), [(1, S), (2, S), (3, B), (4, B), (5, F), (6, F)])
 def test_the_towers_of_balance_chart(roll: int, aspect: Aspect) -> None:
-    g = arena()
+    g = game()
     pos = position("B1:S@0303", under_tower=((BORG, "B7"), (BORG, "B2"), (CHEZ, "C4")))
     step = g.apply(pos, EndMovement(BORG), rolls=[roll])
     assert step.rolls_used == (roll,)
@@ -243,13 +201,13 @@ def test_the_towers_of_balance_chart(roll: int, aspect: Aspect) -> None:
 
 
 def test_no_reinforcement_without_counters_under_the_tower() -> None:
-    g = arena()
+    g = game()
     step = g.apply(position("B1:S@0303"), EndMovement(BORG))
     assert step.rolls_used == () and [e.kind for e in step.events] == ["turn"]
 
 
 def test_never_more_than_thirteen_children_on_the_map() -> None:
-    g = arena()
+    g = game()
     kids = " ".join(f"B{i}:S@0{3 + i // 4}0{2 + i % 4}" for i in range(1, 14))
     pos = position(kids, under_tower=((BORG, "B14"),))
     assert len(pos.children_of(BORG)) == 13
@@ -261,13 +219,13 @@ def test_never_more_than_thirteen_children_on_the_map() -> None:
 
 
 def test_the_cap_follows_the_children_per_side_option() -> None:
-    g = arena(children_per_side=2)
+    g = game(children_per_side=2)
     pos = position("B1:S@0303 B2:S@0404", under_tower=((BORG, "B3"),))
     assert g.apply(pos, EndMovement(BORG)).rolls_used == ()
 
 
 def test_a_full_tower_hex_skips_the_reinforcement() -> None:
-    g = arena()
+    g = game()
     pos = position(" ".join(f"B{i}:S@0105" for i in range(1, 5)), under_tower=((BORG, "B5"),))
     step = g.apply(pos, EndMovement(BORG))
     assert step.rolls_used == ()
@@ -276,7 +234,7 @@ def test_a_full_tower_hex_skips_the_reinforcement() -> None:
 
 
 def test_a_reinforcement_may_move_on_the_next_turn() -> None:
-    g = arena()
+    g = game()
     pos = g.apply(position("C1:S@0707", under_tower=((BORG, "B1"),)), EndMovement(BORG), rolls=[5]).state
     pos = g.apply(pos, EndMovement(CHEZ)).state
     assert pos.child("B1").hex == H("0105")
@@ -301,7 +259,7 @@ fault 0302 NE
 
 
 def test_golden_game_from_set_up_to_victory() -> None:
-    g = OneWorld(OneWorldOptions(), parse_map(DUEL))
+    g = game(DUEL)
     script: list[tuple[Any, list[int], list[str]]] = [
         # BORG sets up first at the north end: god 0401.
         (

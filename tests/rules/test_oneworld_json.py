@@ -8,10 +8,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from oneworld_support import BORG, CHEZ, H
 
 from rules import get_game
 from rules.errors import FormatError
-from rules.geometry import Hex
 from rules.oneworld import (
     Aspect,
     Child,
@@ -27,15 +27,12 @@ from rules.oneworld import (
     Phase,
     Position,
     SetUp,
-    Side,
     TowerDirection,
     Transform,
 )
 from rules.oneworld.model import Combat
 from rules.oneworld.setup import example_setup
 
-H = Hex.parse
-BORG, CHEZ = Side.BORG, Side.CHEZ
 GAME = OneWorld()
 
 # -- options ------------------------------------------------------------------------------------

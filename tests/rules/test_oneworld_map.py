@@ -5,13 +5,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from oneworld_support import H
 
 from rules.errors import FormatError, MapError
 from rules.geometry import Hex, HexDirection, HexSide
 from rules.oneworld import End, OneWorld, Terrain, bundled_map, parse_map
 from rules.oneworld.board import bundled_map_names
-
-H = Hex.parse
 
 SMALL = """\
 # a comment line

@@ -10,51 +10,21 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oneworld_support import BORG, CHEZ, H, destinations, game
+from oneworld_support import position as arena_position
 
 from rules.errors import FormatError, IllegalActionError, RollNeededError
 from rules.geometry import Hex, HexDirection
-from rules.oneworld import (
-    Aspect,
-    Child,
-    EndMovement,
-    God,
-    Move,
-    OneWorld,
-    OneWorldOptions,
-    Phase,
-    Position,
-    Side,
-    parse_map,
-)
+from rules.oneworld import Aspect, Child, EndMovement, God, Move, OneWorld, Phase, Position
 from rules.oneworld.model import Combat
 
-H = Hex.parse
-BORG, CHEZ = Side.BORG, Side.CHEZ
-ASPECTS = {"S": Aspect.STONE, "B": Aspect.BLADE, "F": Aspect.FOG}
 
-
-def children(spec: str) -> tuple[Child, ...]:
-    """'B1:S@0404 C1:F@0505': id (B... is BORG's, C... CHEZ's), aspect letter, hex."""
-    out = []
-    for token in spec.split():
-        cid, rest = token.split(":")
-        aspect, where = rest.split("@")
-        out.append(Child(cid, BORG if cid[0] == "B" else CHEZ, ASPECTS[aspect], H(where)))
-    return tuple(out)
-
-
-def position(spec: str = "", *, borg_god: str | None = "0110", chez_god: str | None = "1102", **changes: Any) -> Position:
-    gods = (God(BORG, H(borg_god) if borg_god else None, 3), God(CHEZ, H(chez_god) if chez_god else None, 3))
-    pos = Position(Phase.MOVEMENT, BORG, gods=gods, children=children(spec))
-    return replace(pos, **changes)
-
-
-def game(text: str, **options: Any) -> OneWorld:
-    return OneWorld(OneWorldOptions.from_json(options), parse_map(text, require_towers=False))
-
-
-def destinations(g: OneWorld, pos: Position, piece: str) -> set[str]:
-    return {a.to.label() for a in g.legal_actions(pos) if isinstance(a, Move) and a.piece == piece}
+def position(
+    spec: str = "", *, borg_god: str | None = "0110", chez_god: str | None = "1102", **changes: Any
+) -> Position:
+    """A BORG position with the children of ``spec``, the gods where given (by default away from
+    everything on the laboratory map) and no Towers."""
+    return arena_position(spec, borg_god=borg_god, chez_god=chez_god, towers=(), **changes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,7 +56,7 @@ runeline 0206 E
 fault 0306 E
 """
 
-LAB_GAME = game(LAB)
+LAB_GAME = game(LAB, towers=False)
 
 # (case id, children, action, expected verdict code, position changes)
 CASES: list[Any] = [
@@ -232,7 +202,7 @@ def test_the_fault_chart(roll: int, survives: bool) -> None:
 
 def test_blade_rolls_once_for_every_fault_it_crosses() -> None:
     text = "size 7 1\nrow 01 . . . . . . .\nfault 0101 E 0301 E 0501 E\n"
-    g = game(text)
+    g = game(text, towers=False)
     pos = position("B1:B@0101", borg_god=None, chez_god=None)
     assert g.verdict(pos, Move("B1", H("0601"))).detail("faults") == 3
     step = apply(g, pos, Move("B1", H("0601")), [3, 4, 6])
@@ -302,7 +272,7 @@ row 07 . . . . . . .
 runeline 0404 E
 fault 0404 SW
 """
-SEVEN_GAME = game(SEVEN)
+SEVEN_GAME = game(SEVEN, towers=False)
 
 
 def lone(aspect: str, where: str = "0404", extra: str = "") -> Position:
@@ -393,7 +363,7 @@ def compass(extra: str = "") -> Position:
 
 
 def test_perft_blade_compass() -> None:
-    g = game(COMPASS)
+    g = game(COMPASS, towers=False)
     # 5 destinations, as drawn above.
     assert destinations(g, compass(), "B1") == {"1106", "0704", "0504", "0106", "0509"}
     assert g.verdict(compass(), Move("B1", H("1106"))).detail("faults") == 1
@@ -407,7 +377,7 @@ def test_perft_blade_compass() -> None:
 def test_perft_blade_compass_with_a_full_landing_hex() -> None:
     # Four more BORG Stones on 1106: the E direction would end in a fifth child there, so the
     # direction is illegal: 5 - 1 = 4 destinations.
-    g = game(COMPASS)
+    g = game(COMPASS, towers=False)
     full = " ".join(f"B{i}:S@1106" for i in range(3, 7))
     assert destinations(g, compass(full), "B1") == {"0704", "0504", "0106", "0509"}
 
@@ -415,7 +385,7 @@ def test_perft_blade_compass_with_a_full_landing_hex() -> None:
 def test_perft_blade_compass_with_friendly_obstacle() -> None:
     # Friendly Obstacle (section 12): the W Blade may also stop on the BORG Stone at 0306.
     # 5 + 1 = 6 destinations.
-    g = game(COMPASS, friendly_obstacle=True)
+    g = game(COMPASS, towers=False, friendly_obstacle=True)
     assert destinations(g, compass(), "B1") == {"1106", "0704", "0504", "0106", "0509", "0306"}
 
 
@@ -428,8 +398,8 @@ def test_perft_pylon_movement() -> None:
     # = 5; pylon to pylon the Stone travels up to 3 hexes: 0202, 0302, 0402 = 3. 5 + 3 = 8.
     text = "size 5 3\nrow 01 . . . . .\nrow 02  P P P P P\nrow 03 . . . . .\n"
     pos = position("B1:S@0102", borg_god=None, chez_god=None)
-    with_rule = destinations(game(text, pylon_movement=True), pos, "B1")
-    without = destinations(game(text), pos, "B1")
+    with_rule = destinations(game(text, towers=False, pylon_movement=True), pos, "B1")
+    without = destinations(game(text, towers=False), pos, "B1")
     assert without == {"0101", "0201", "0103", "0203", "0202", "0002"}
     assert with_rule == {"0101", "0201", "0103", "0203", "0202", "0302", "0402", "0002"}
 
@@ -506,7 +476,7 @@ def reference(g: OneWorld, pos: Position, child: Child) -> dict[Hex, int]:
 @settings(max_examples=150, deadline=None)
 def test_stone_and_fog_agree_with_the_brute_force_reference(seed: int, aspect: Aspect, attacked: bool) -> None:
     rng = random.Random(seed)
-    g = game(random_map(rng), stacking_limit=rng.choice([1, 2, 4]))
+    g = game(random_map(rng), towers=False, stacking_limit=rng.choice([1, 2, 4]))
     free = sorted(h for h in g.board.cells if h not in g.board.tower_hexes())
     assume(len(free) >= 6)
     spots = rng.sample(free, 3)

@@ -7,11 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from oneworld_support import ARENA, BORG, CHEZ, B, F, H, S, aspects, destinations, game, position
 
 from rules.errors import FormatError
-from rules.geometry import Hex
 from rules.oneworld import (
-    Aspect,
     Child,
     ChooseTower,
     EndMovement,
@@ -22,55 +21,10 @@ from rules.oneworld import (
     OneWorld,
     OneWorldOptions,
     Phase,
-    Position,
-    Side,
     TowerDirection,
     Transform,
-    parse_map,
 )
 from rules.oneworld.setup import example_setup, setup_step
-
-H = Hex.parse
-BORG, CHEZ = Side.BORG, Side.CHEZ
-S, B, F = Aspect.STONE, Aspect.BLADE, Aspect.FOG
-
-# 9 x 9 flatland; Towers on the west (0105) and east (0905) edges of the middle row.
-ARENA = """\
-size 9 9
-row 01 . . . . . . . . .
-row 02  . . . . . . . . .
-row 03 . . . . . . . . .
-row 04  . . . . . . . . .
-row 05 T . . . . . . . T
-row 06  . . . . . . . . .
-row 07 . . . . . . . . .
-row 08  . . . . . . . . .
-row 09 . . . . . . . . .
-"""
-
-
-def arena(text: str = ARENA, **options: Any) -> OneWorld:
-    return OneWorld(OneWorldOptions.from_json(options), parse_map(text))
-
-
-def position(spec: str = "", active: Side = BORG, lives: tuple[int, int] = (3, 3), **changes: Any) -> Position:
-    kids = []
-    for token in spec.split():
-        cid, rest = token.split(":")
-        a, h = rest.split("@")
-        kids.append(Child(cid, BORG if cid[0] == "B" else CHEZ, {"S": S, "B": B, "F": F}[a], H(h)))
-    pos = Position(
-        Phase.MOVEMENT,
-        active,
-        gods=(God(BORG, H("0501"), lives[0]), God(CHEZ, H("0509"), lives[1])),
-        children=tuple(kids),
-        towers=((BORG, H("0105")), (CHEZ, H("0905"))),
-    )
-    return replace(pos, **changes)
-
-
-def destinations(g: OneWorld, pos: Position, piece: str) -> set[str]:
-    return {a.to.label() for a in g.legal_actions(pos) if isinstance(a, Move) and a.piece == piece}
 
 
 def test_every_option_is_off_by_default() -> None:
@@ -87,7 +41,7 @@ def test_every_option_is_off_by_default() -> None:
 
 def test_singing_grasses_is_only_music() -> None:
     pos = position("B1:F@0404 B2:B@0606 B3:S@0303")
-    plain, musical = arena(), arena(singing_grasses=True)
+    plain, musical = game(), game(singing_grasses=True)
     assert musical.options.singing_grasses
     assert musical.legal_actions(pos) == plain.legal_actions(pos)
 
@@ -97,7 +51,7 @@ def test_singing_grasses_is_only_music() -> None:
 
 def test_friendly_obstacle_one_stone_for_every_blade() -> None:
     pos = position("B1:B@0103 B2:B@0103 B3:S@0303")  # row 3 eastwards: 0203, 0303 (Stone), ...
-    plain, obstacle = arena(), arena(friendly_obstacle=True)
+    plain, obstacle = game(), game(friendly_obstacle=True)
     assert plain.verdict(pos, Move("B1", H("0303"))).code == "blade-must-move-five"
     assert obstacle.verdict(pos, Move("B1", H("0303"))).legal
     pos = obstacle.apply(pos, Move("B1", H("0303"))).state
@@ -122,9 +76,9 @@ row 03 . . . . . .
 
 
 def test_pylon_movement_fog_and_blade_go_one_hex_from_pylon_to_pylon() -> None:
-    pos = replace(position("B1:F@0102 B2:B@0102"), gods=(God(BORG, None, 3), God(CHEZ, None, 3)), towers=())
-    plain = OneWorld(OneWorldOptions(), parse_map(PYLONS, require_towers=False))
-    rule = OneWorld(OneWorldOptions(pylon_movement=True), parse_map(PYLONS, require_towers=False))
+    pos = position("B1:F@0102 B2:B@0102", borg_god=None, chez_god=None, towers=())
+    plain = game(PYLONS, towers=False)
+    rule = game(PYLONS, towers=False, pylon_movement=True)
     assert plain.verdict(pos, Move("B1", H("0302"))).legal
     assert rule.verdict(pos, Move("B1", H("0302"))).code == "pylon-movement"
     assert rule.verdict(pos, Move("B1", H("0202"))).legal
@@ -134,8 +88,8 @@ def test_pylon_movement_fog_and_blade_go_one_hex_from_pylon_to_pylon() -> None:
 
 
 def test_pylon_movement_may_not_be_combined_with_other_movement() -> None:
-    pos = replace(position("B1:S@0302"), gods=(God(BORG, None, 3), God(CHEZ, None, 3)), towers=())
-    rule = OneWorld(OneWorldOptions(pylon_movement=True), parse_map(PYLONS, require_towers=False))
+    pos = position("B1:S@0302", borg_god=None, chez_god=None, towers=())
+    rule = game(PYLONS, towers=False, pylon_movement=True)
     # Three pylon hexes for Stone: 0402 is a pylon, 0502 flatland beyond it.
     assert rule.verdict(pos, Move("B1", H("0102"), (H("0202"), H("0102")))).legal
     assert rule.verdict(pos, Move("B1", H("0502"), (H("0402"), H("0502")))).code == "pylon-movement"
@@ -159,14 +113,14 @@ def test_pylon_movement_may_not_be_combined_with_other_movement() -> None:
     ],
 )
 def test_flee_while_you_can_verdicts(options: dict[str, Any], lives: tuple[int, int], action: GodMove, code: str) -> None:
-    g = arena(**options)
+    g = game(**options)
     pos = position("B1:S@0601", lives=lives)
     assert g.verdict(pos, action).code == code
 
 
 def test_a_fleeing_god_crosses_anything_but_enters_no_tower_nor_crowd() -> None:
     text = ARENA + "runeline 0501 W\nfault 0501 SW\n"
-    g = arena(text, flee_while_you_can=True)
+    g = game(text, flee_while_you_can=True)
     pos = replace(position("C1:S@0402", lives=(2, 3)), gods=(God(BORG, H("0501"), 2), God(CHEZ, H("0509"), 3)))
     assert g.verdict(pos, GodMove(BORG, H("0401"))).legal  # over a runeline
     assert g.verdict(pos, GodMove(BORG, H("0402"))).code == "occupied"  # enemy children
@@ -194,7 +148,7 @@ def test_god_lives_alterations() -> None:
     g = OneWorld(o)
     assert [gd.lives for gd in g.initial_state().gods] == [2, 3]
     # One life: a single successful attack ends the game.
-    g1 = arena(god_lives=1)
+    g1 = game(god_lives=1)
     pos = position("B1:F@0508", lives=(1, 1))
     pos = g1.apply(pos, Move("B1", H("0509"))).state
     pos = g1.apply(pos, EndMovement(BORG)).state
@@ -207,7 +161,7 @@ def test_god_lives_alterations() -> None:
 
 
 def test_tower_elimination_single_life_no_towers_no_reinforcements() -> None:
-    g = arena(tower_elimination=True)
+    g = game(tower_elimination=True)
     assert (g.options.borg_lives, g.options.chez_lives) == (1, 1)
     assert OneWorldOptions.from_json({"tower_elimination": True, "god_lives": 2}).borg_lives == 2
     # Set-up: no Tower is chosen.
@@ -239,7 +193,7 @@ def ring_fight(g: OneWorld, towers: bool):  # type: ignore[no-untyped-def]
 
 
 def test_tower_elimination_games_may_end_in_a_tie() -> None:
-    g = arena(tower_elimination=True)
+    g = game(tower_elimination=True)
     step = ring_fight(g, towers=False)
     assert step.state.children == ()
     assert [e.kind for e in step.events][-1] == "draw"
@@ -248,8 +202,8 @@ def test_tower_elimination_games_may_end_in_a_tie() -> None:
     assert outcome is not None and outcome.draw and outcome.winner is None
     assert g.legal_actions(step.state) == []
     # With Towers the dead come back: no draw, the game goes on.
-    step = ring_fight(arena(), towers=True)
-    assert step.state.phase is Phase.MOVEMENT and arena().outcome(step.state) is None
+    step = ring_fight(game(), towers=True)
+    assert step.state.phase is Phase.MOVEMENT and game().outcome(step.state) is None
     assert len(step.state.reserve(BORG)) == len(step.state.reserve(CHEZ)) == 3
 
 
@@ -276,26 +230,26 @@ def quiet_rounds(g: OneWorld, n: int):  # type: ignore[no-untyped-def]
 
 
 def test_frustration_clause() -> None:
-    step = quiet_rounds(arena(frustration_clause=True), 3)
+    step = quiet_rounds(game(frustration_clause=True), 3)
     assert [e.kind for e in step.events] == ["combat-round", "elimination", "combat", "turn"]
     assert step.events[1].detail("cause") == "frustration"
     assert step.state.children == ()
     assert step.state.reserve(BORG) == ("B1",) and step.state.reserve(CHEZ) == ("C1",)
     # Two quiet rounds are not enough; without the clause the fight goes on and on.
-    assert quiet_rounds(arena(frustration_clause=True), 2).state.phase is Phase.COMBAT
-    assert quiet_rounds(arena(), 3).state.combat.quiet_rounds == 3
-    assert quiet_rounds(arena(), 7).state.phase is Phase.COMBAT
+    assert quiet_rounds(game(frustration_clause=True), 2).state.phase is Phase.COMBAT
+    assert quiet_rounds(game(), 3).state.combat.quiet_rounds == 3
+    assert quiet_rounds(game(), 7).state.phase is Phase.COMBAT
 
 
 def test_frustration_counts_rounds_without_damage_in_a_row() -> None:
-    g = arena(frustration_clause=True)
+    g = game(frustration_clause=True)
     pos = position("B1:S@0404 B2:S@0404 C1:S@0505 C2:S@0505")
     for piece in ("B1", "B2"):
         pos = g.apply(pos, Move(piece, H("0505"))).state
     pos = g.apply(pos, EndMovement(BORG)).state
     for borg, chez in (("SS", "SS"), ("SS", "SS"), ("SB", "SS"), ("S", "SS"), ("S", "SS")):
-        pos = g.apply(pos, Transform(BORG, H("0505"), tuple({"S": S, "B": B}[c] for c in borg))).state
-        pos = g.apply(pos, Transform(CHEZ, H("0505"), tuple({"S": S, "B": B}[c] for c in chez))).state
+        pos = g.apply(pos, Transform(BORG, H("0505"), aspects(borg))).state
+        pos = g.apply(pos, Transform(CHEZ, H("0505"), aspects(chez))).state
     # Two quiet rounds, one with a loss (the Blade), then two more quiet ones: 2, not 4.
     assert pos.phase is Phase.COMBAT and pos.combat.quiet_rounds == 2 and pos.combat.rounds == 5
 
@@ -305,17 +259,17 @@ def test_frustration_counts_rounds_without_damage_in_a_row() -> None:
 
 @pytest.mark.parametrize(("direction", "to"), [("clockwise", "0104"), ("counterclockwise", "0106")])
 def test_moving_towers(direction: str, to: str) -> None:
-    g = arena(moving_towers=direction)
+    g = game(moving_towers=direction)
     assert g.options.moving_towers is TowerDirection(direction)
     step = g.apply(position("B1:S@0204 C1:S@0707"), EndMovement(BORG))
     # After BORG's turn BORG's Tower moves one edge hex (clockwise = northwards on the west).
     assert step.state.tower_of(BORG) == H(to) and step.state.tower_of(CHEZ) == H("0905")
     assert [e.kind for e in step.events] == ["phase", "turn"]
-    assert arena().apply(position("B1:S@0204"), EndMovement(BORG)).state.tower_of(BORG) == H("0105")
+    assert game().apply(position("B1:S@0204"), EndMovement(BORG)).state.tower_of(BORG) == H("0105")
 
 
 def test_a_moved_tower_blocks_its_new_hex_and_frees_the_old_one() -> None:
-    g = arena(moving_towers="clockwise")
+    g = game(moving_towers="clockwise")
     pos = g.apply(position("B1:S@0204 B2:F@0306 C1:S@0707"), EndMovement(BORG)).state
     pos = replace(g.apply(pos, EndMovement(CHEZ)).state, active=BORG)
     assert pos.tower_of(BORG) == H("0104")
@@ -328,11 +282,11 @@ def test_a_moved_tower_blocks_its_new_hex_and_frees_the_old_one() -> None:
     # And such a position survives a JSON round trip.
     assert g.state_from_json(g.state_to_json(after)) == after
     with pytest.raises(FormatError, match="not a Tower hex"):
-        arena().state_from_json(g.state_to_json(after))
+        game().state_from_json(g.state_to_json(after))
 
 
 def test_a_tower_skips_edge_hexes_that_are_taken() -> None:
-    g = arena(moving_towers="clockwise")
+    g = game(moving_towers="clockwise")
     pos = position("B1:S@0104 C1:S@0707")
     step = g.apply(pos, EndMovement(BORG))
     assert step.state.tower_of(BORG) == H("0103")
@@ -354,7 +308,7 @@ def test_new_geography_the_first_player_chooses_the_tower() -> None:
 
 
 def test_more_balance_only_the_side_with_fewer_children_is_reinforced() -> None:
-    g, plain = arena(more_balance=True), arena()
+    g, plain = game(more_balance=True), game()
     even = position("B1:S@0303 C1:S@0707", under_tower=((BORG, "B2"),))
     step = g.apply(even, EndMovement(BORG))
     assert step.rolls_used == () and step.events[0].kind == "reinforcement"
@@ -369,9 +323,9 @@ def test_more_balance_only_the_side_with_fewer_children_is_reinforced() -> None:
 
 def test_variant_stacking_limit() -> None:
     pos = position("B1:S@0404 B2:S@0504 B3:S@0504")
-    assert arena().verdict(pos, Move("B1", H("0504"))).legal
-    assert arena(stacking_limit=2).verdict(pos, Move("B1", H("0504"))).code == "stacking"
-    assert arena(stacking_limit=3).verdict(pos, Move("B1", H("0504"))).legal
+    assert game().verdict(pos, Move("B1", H("0504"))).legal
+    assert game(stacking_limit=2).verdict(pos, Move("B1", H("0504"))).code == "stacking"
+    assert game(stacking_limit=3).verdict(pos, Move("B1", H("0504"))).legal
     g = OneWorld(OneWorldOptions(stacking_limit=6))
     setup = example_setup(g.board, g.options, g.initial_state(), BORG)
     six = replace(setup, children=tuple((H("0708"), a) for _, a in setup.children[:6]) + setup.children[6:])
@@ -384,17 +338,17 @@ def test_variant_stacking_limit() -> None:
 
 def test_chaos_gambit_1_children_return_beneath_their_tower() -> None:
     pos = position("B1:S@0103")
-    plain = arena().apply(pos, Move("B1", H("0003"))).state
-    gambit = arena(chaos_gambit_1=True).apply(pos, Move("B1", H("0003")))
+    plain = game().apply(pos, Move("B1", H("0003"))).state
+    gambit = game(chaos_gambit_1=True).apply(pos, Move("B1", H("0003")))
     assert plain.lost == ((BORG, "B1"),) and plain.reserve(BORG) == ()
     assert gambit.state.lost == () and gambit.state.reserve(BORG) == ("B1",)
     assert [e.kind for e in gambit.events] == ["lost"] and "Tower" in gambit.events[0].text
-    back = arena(chaos_gambit_1=True).apply(gambit.state, EndMovement(BORG), rolls=[6]).state
+    back = game(chaos_gambit_1=True).apply(gambit.state, EndMovement(BORG), rolls=[6]).state
     assert back.child("B1") == Child("B1", BORG, F, H("0105"))
 
 
 def test_chaos_gambit_2_the_universe_is_curved() -> None:
-    plain, curved = arena(), arena(chaos_gambit_2=True)
+    plain, curved = game(), game(chaos_gambit_2=True)
     # A Blade running east along row 3 from 0703: 0803, 0903, then it comes back in at the
     # west end of the same row, 0103, 0203, 0303.
     pos = position("B1:B@0703")
@@ -415,17 +369,15 @@ def test_chaos_gambit_2_a_blade_may_come_round_to_its_own_hex() -> None:
     # running NE leaves the grid at once and comes back into its own hex, five times over: it
     # ends where it started, and does not count itself against the stacking limit. Running E it
     # goes 0201, 0301, 0101, 0201, 0301.
-    curved = OneWorld(OneWorldOptions(chaos_gambit_2=True), parse_map("size 3 1\nrow 01 . . .\n", require_towers=False))
-    pos = replace(
-        position("B1:B@0101 B2:S@0101 B3:S@0101 B4:S@0101"), gods=(God(BORG, None, 3), God(CHEZ, None, 3)), towers=()
-    )
+    curved = game("size 3 1\nrow 01 . . .\n", towers=False, chaos_gambit_2=True)
+    pos = position("B1:B@0101 B2:S@0101 B3:S@0101 B4:S@0101", borg_god=None, chez_god=None, towers=())
     assert destinations(curved, pos, "B1") == {"0101", "0201", "0301"}
     step = curved.apply(pos, Move("B1", H("0301")))
     assert step.state.child("B1").hex == H("0301") and step.rolls_used == ()
 
 
 def test_chaos_gambit_2_off_grid_hexes_are_refused_not_crashed_on() -> None:
-    curved = arena(chaos_gambit_2=True)
+    curved = game(chaos_gambit_2=True)
     pos = position("B1:F@0103")
     assert curved.verdict(pos, Move("B1", H("0903"))).legal  # west, back in at the east end
     for to in ("0003", "-1,3"):
@@ -439,7 +391,7 @@ def test_chaos_gambit_2_off_grid_hexes_are_refused_not_crashed_on() -> None:
 
 @pytest.mark.parametrize(("roll", "tower"), [(1, "0105"), (3, "0105"), (5, "0105"), (2, "0905"), (4, "0905"), (6, "0905")])
 def test_non_aligned_towers(roll: int, tower: str) -> None:
-    g = arena(non_aligned_towers=True)
+    g = game(non_aligned_towers=True)
     pos = position("B1:S@0303", towers=(), under_tower=((BORG, "B2"),))
     step = g.apply(pos, EndMovement(BORG), rolls=[roll, 3])
     assert step.rolls_used == (roll, 3)
@@ -472,13 +424,13 @@ def test_non_aligned_towers_have_no_owner_at_set_up() -> None:
     ],
 )
 def test_god_powers_verdicts(options: dict[str, Any], action: GodTransform, changes: dict[str, Any], code: str) -> None:
-    g = arena(**options)
+    g = game(**options)
     pos = position("B1:S@0303 B2:S@0707 C1:B@0707", **changes)
     assert g.verdict(pos, action).code == code
 
 
 def test_god_powers_change_a_childs_aspect_and_are_listed() -> None:
-    g = arena(god_powers=1)
+    g = game(god_powers=1)
     pos = position("B1:S@0303 B2:S@0707 C1:B@0707")
     listed = [a for a in g.legal_actions(pos) if isinstance(a, GodTransform)]
     assert listed == [GodTransform(BORG, "B1", B), GodTransform(BORG, "B1", F)]
