@@ -1,0 +1,75 @@
+"""OneWorld on the table: counters on the hex map, stacked where they share a hex.
+
+Children are square counters showing their aspect (``borg-stone`` ...), stacked in the
+order the position lists them. Each god is a stack of god counters, one per life left
+(the kit's "three god counters per side"). Each Tower counter stands on its Tower hex with
+the side's dead counters beneath it (the ones that will come back first just under the
+Tower). Children lost in Chaos are out of the game and not shown.
+
+>>> from rules.registry import get_game
+>>> game = get_game("oneworld")
+>>> layout(game, game.initial_state()) is None
+True
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+from rules.geometry import Hex
+from vision.layout import HexLayout
+from vision.render.scene import PieceLabel, ScenePlan
+from vision.render.scenes import Placer
+
+__all__ = ["layout", "plan"]
+
+_HEX = HexLayout(size=1.0)
+_ASPECTS = ("stone", "blade", "fog")
+
+
+def layout(game: Any, state: Any) -> Any:
+    """The map to draw: ``None`` for the default map, else the engine's own map."""
+    options = game.options_to_json()
+    if not options.get("map_text") and options.get("map", "default") == "default":
+        return None
+    return game.board
+
+
+def plan(game: Any, state: Any, placer: Placer) -> ScenePlan:
+    pos = game.state_to_json(state)
+    thickness = placer.kit.kind("borg-stone").height_mm
+    stacks: dict[str, list[tuple[str, str, PieceLabel]]] = {}
+
+    def add(hex_label: str, kind: str, key: str, label: PieceLabel) -> None:
+        stacks.setdefault(hex_label, []).append((kind, key, label))
+
+    towers = pos.get("towers") or {}
+    under = pos.get("under_tower") or {}
+    for side, hex_label in sorted(towers.items()):
+        if hex_label is None:
+            continue
+        # the dead lie beneath the Tower, the first to come back on top of them
+        for piece in reversed(under.get(side, [])):
+            aspect = _ASPECTS[zlib.crc32(piece.encode()) % 3]  # the face they died in is not kept
+            add(hex_label, f"{side}-{aspect}", piece,
+                PieceLabel(f"{side}-{aspect}", piece, side, hex_label, None, {"aspect": aspect, "under_tower": True}))
+        add(hex_label, f"{side}-tower", f"{side}-tower",
+            PieceLabel(f"{side}-tower", f"{side}-tower", side, hex_label, None, {}))
+    for side, god in sorted((pos.get("gods") or {}).items()):
+        if not god or god.get("hex") is None:
+            continue
+        for life in range(int(god.get("lives", 0))):
+            key = f"{side}-god-{life + 1}"
+            add(god["hex"], f"{side}-god", key, PieceLabel(f"{side}-god", f"{side}-god", side, god["hex"], None,
+                                                           {"life": life + 1}))
+    for child in pos.get("children", []):
+        kind = f"{child['side']}-{child['aspect']}"
+        add(child["hex"], kind, child["id"],
+            PieceLabel(kind, child["id"], child["side"], child["hex"], None, {"aspect": child["aspect"]}))
+
+    pieces = []
+    for hex_label, items in stacks.items():
+        u, v = _HEX.center(Hex.parse(hex_label))
+        pieces += placer.stack(items, u, v, group=f"hex-{hex_label}", thickness=thickness, reach_mm=2.2)
+    return ScenePlan(layout=placer.layout, pieces=pieces)
