@@ -7,6 +7,11 @@ Commands (each has ``--help``; docs/cli.md has examples)::
     tabletop rules check --game NAME [FILE]           is this action legal? what happens?
     tabletop rules moves --game NAME [--piece ID] [FILE]
     tabletop rules replay (LOG | --example GAME) [--quiet] [--json] [--speak]
+    tabletop calibrate camera IMAGES... [--pattern 9x6 --square 25mm | --charuco ...] --out FILE
+    tabletop calibrate board IMAGE --game NAME [--corners "x,y ..." | --click | --auto] --out FILE
+    tabletop calibrate field IMAGE [--size 24x24] [--marker-size MM] --out FILE
+    tabletop render GAME --count N --out DIR [--seed S] [--size 640x480] [--hands 0.3]
+    tabletop print GAME [--paper letter|a4] [--out DIR] [--format pdf,png]
 
 Exit status: 0 done (or the action is legal), 1 the rules forbid an action, 2 bad input
 (one line on standard error naming the field), 3 a bug in tabletop.
@@ -21,8 +26,10 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from calibration.errors import CalibrationError
 from rules.errors import RulesError
 from tabletop import __version__
+from tabletop.calibrate import add_calibrate_parser
 from tabletop.commands import (
     EXIT_BAD_INPUT,
     EXIT_BUG,
@@ -33,6 +40,8 @@ from tabletop.commands import (
     run_replay,
 )
 from tabletop.errors import TabletopError
+from tabletop.printing import add_print_parser
+from tabletop.rendering import add_render_parser
 
 __all__ = ["main", "build_parser"]
 
@@ -208,6 +217,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--speak", action="store_true", help=SPEAK_HELP)
     replay.set_defaults(run=run_replay)
 
+    add_calibrate_parser(commands, _formatter, _Parser, EXIT_TEXT)
+    add_render_parser(commands, _formatter, _Parser, EXIT_TEXT)
+    add_print_parser(commands, _formatter, EXIT_TEXT)
+
     parser.set_defaults(help_of=parser)
     rules.set_defaults(help_of=rules)
     return parser
@@ -241,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     try:
         return run(args, sys.stdout)
-    except (RulesError, TabletopError) as err:
+    except (RulesError, TabletopError, CalibrationError) as err:
         return _fail(str(err))
     except json.JSONDecodeError as err:  # a JSON error not caught nearer its source
         return _fail(f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}")
