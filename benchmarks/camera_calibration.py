@@ -30,6 +30,7 @@ from calibration.patterns import (
     find_chessboard_corners,
     refine_chessboard_corners,
 )
+from calibration.synthetic_lens import render_chessboard_views
 
 TARGET = 0.25
 PHOTOS = sorted((ROOT / "tests" / "data" / "real" / "calibration-chessboard").glob("left*.jpg"))
@@ -69,45 +70,7 @@ def classic(greys: list[np.ndarray]) -> list[np.ndarray]:
 
 def render_views(n: int, seed: int = 7) -> list[tuple[np.ndarray, np.ndarray]]:
     """N 640x480 photos of a 9x6 chessboard through a known lens, with the true corners."""
-    k = np.array([[520.0, 0.0, 318.5], [0.0, 522.0, 243.0], [0.0, 0.0, 1.0]])
-    d = np.array([-0.25, 0.08, 0.0008, -0.0005, 0.0])
-    w, h, ss = 640, 480, 4
-    ys, xs = np.mgrid[0 : h * ss, 0 : w * ss]
-    pix = np.stack([(xs + 0.5) / ss - 0.5, (ys + 0.5) / ss - 0.5], -1).reshape(-1, 1, 2)
-    crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-9)
-    rays = (
-        cv2.undistortPointsIter(pix, k, d, None, None, crit)
-        if hasattr(cv2, "undistortPointsIter")
-        else cv2.undistortPoints(pix, k, d, None, None, None, crit)
-    ).reshape(h * ss, w * ss, 2)
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        rvec = np.r_[rng.uniform(-0.6, 0.6, 2), rng.uniform(-0.5, 0.5)]
-        rot, _ = cv2.Rodrigues(rvec)
-        tvec = np.r_[rng.uniform(-2.5, 2.5), rng.uniform(-2, 2), rng.uniform(10, 16)] - rot @ [
-            4.0,
-            2.5,
-            0.0,
-        ]
-        truth = cv2.projectPoints(PATTERN.object_points(), rvec, tvec, k, d)[0].reshape(-1, 2)
-        if truth.min() < 15 or truth[:, 0].max() > w - 15 or truth[:, 1].max() > h - 15:
-            continue
-        to_board = np.linalg.inv(np.c_[rot[:, 0], rot[:, 1], tvec])
-        q = (
-            rays[..., 0, None] * to_board[:, 0]
-            + rays[..., 1, None] * to_board[:, 1]
-            + to_board[:, 2]
-        )
-        u, v = q[..., 0] / q[..., 2], q[..., 1] / q[..., 2]
-        paper = (u > -1.5) & (u < 9.5) & (v > -1.5) & (v < 6.5)
-        dark = ((np.floor(u) + np.floor(v)) % 2 == 1) & (u >= -1) & (u < 9) & (v >= -1) & (v < 6)
-        img = cv2.resize(
-            np.where(paper, np.where(dark, 35.0, 215.0), 90.0), (w, h), interpolation=cv2.INTER_AREA
-        )
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.6, 1.0)) + rng.normal(0, 2.0, (h, w))
-        out.append((np.clip(img, 0, 255).astype(np.uint8), truth))
-    return out
+    return render_chessboard_views(n, seed=seed)
 
 
 def corner_errors(views: list[tuple[np.ndarray, np.ndarray]], refine) -> np.ndarray:

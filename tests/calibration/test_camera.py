@@ -20,6 +20,7 @@ from calibration.patterns import (
     parse_pattern_size,
     parse_square_size,
 )
+from calibration.synthetic_lens import render_chessboard_views
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 CHESS = sorted((REAL / "calibration-chessboard").glob("left*.jpg"))
@@ -111,43 +112,7 @@ W, H, SS = 640, 480, 4  # SS: supersampling per axis
 @pytest.fixture(scope="module")
 def renders() -> list[tuple[np.ndarray, np.ndarray]]:
     """12 photos of a 9x6 chessboard (unit squares) through TRUE_K / TRUE_D, with the true corners."""
-    ys, xs = np.mgrid[0 : H * SS, 0 : W * SS]
-    pix = np.stack([(xs + 0.5) / SS - 0.5, (ys + 0.5) / SS - 0.5], -1).reshape(-1, 1, 2)
-    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-9)
-    if hasattr(cv2, "undistortPointsIter"):
-        rays = cv2.undistortPointsIter(pix, TRUE_K, TRUE_D, None, None, criteria)
-    else:
-        rays = cv2.undistortPoints(pix, TRUE_K, TRUE_D, None, None, None, criteria)
-    rays = rays.reshape(H * SS, W * SS, 2)
-    obj = ChessboardPattern((9, 6), 1.0).object_points()
-    rng = np.random.default_rng(7)
-    out = []
-    while len(out) < 12:
-        rvec = np.r_[rng.uniform(-0.6, 0.6, 2), rng.uniform(-0.5, 0.5)]
-        rot, _ = cv2.Rodrigues(rvec)
-        tvec = np.r_[rng.uniform(-2.5, 2.5), rng.uniform(-2, 2), rng.uniform(10, 16)] - rot @ [
-            4.0,
-            2.5,
-            0.0,
-        ]
-        truth = cv2.projectPoints(obj, rvec, tvec, TRUE_K, TRUE_D)[0].reshape(-1, 2)
-        if truth.min() < 15 or truth[:, 0].max() > W - 15 or truth[:, 1].max() > H - 15:
-            continue
-        to_board = np.linalg.inv(np.c_[rot[:, 0], rot[:, 1], tvec])
-        q = (
-            rays[..., 0, None] * to_board[:, 0]
-            + rays[..., 1, None] * to_board[:, 1]
-            + to_board[:, 2]
-        )
-        u, v = q[..., 0] / q[..., 2], q[..., 1] / q[..., 2]
-        paper = (u > -1.5) & (u < 9.5) & (v > -1.5) & (v < 6.5)
-        dark = ((np.floor(u) + np.floor(v)) % 2 == 1) & (u >= -1) & (u < 9) & (v >= -1) & (v < 6)
-        img = cv2.resize(
-            np.where(paper, np.where(dark, 35.0, 215.0), 90.0), (W, H), interpolation=cv2.INTER_AREA
-        )
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.6, 1.0)) + rng.normal(0, 2.0, (H, W))
-        out.append((np.clip(img, 0, 255).astype(np.uint8), truth))
-    return out
+    return render_chessboard_views(12, seed=7, camera_matrix=TRUE_K, dist_coeffs=TRUE_D, size=(W, H))
 
 
 def test_corners_are_found_to_a_few_hundredths_of_a_pixel(
