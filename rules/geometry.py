@@ -302,7 +302,8 @@ class FieldPoint:
 
     def bearing_to(self, other: FieldPoint) -> float:
         """Compass-free angle in degrees, counter-clockwise from +x, in [0, 360)."""
-        return math.degrees(math.atan2(other.y - self.y, other.x - self.x)) % 360.0
+        angle = math.degrees(math.atan2(other.y - self.y, other.x - self.x)) % 360.0
+        return 0.0 if angle >= 360.0 else angle  # a tiny negative angle rounds up to 360.0
 
     def __str__(self) -> str:
         return f'({self.x:.2f}", {self.y:.2f}")'

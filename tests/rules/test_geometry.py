@@ -263,3 +263,8 @@ def test_field_point_distance_and_bearing(x1: float, y1: float, x2: float, y2: f
 def test_labels_of_large_or_negative_offsets_parse_back(col: int, row: int) -> None:
     h = Hex.from_offset(col, row)
     assert Hex.parse(h.label()) == h
+
+
+def test_bearing_just_below_the_x_axis_stays_below_360() -> None:
+    b = FieldPoint(0, 0).bearing_to(FieldPoint(1, -1e-17))
+    assert 0.0 <= b < 360.0
