@@ -1,5 +1,9 @@
 """A column-oriented container for detections: one array per field, checked shapes.
 
+Optional columns: ``facing`` (degrees), ``keypoints`` (N x K x 3: x, y, visibility or
+confidence) and ``class_name`` (the model's name of each box's class).
+:meth:`Detections.from_ultralytics` converts an ultralytics result once, at the boundary.
+
 >>> import numpy as np
 >>> d = Detections(xyxy=np.array([[0, 0, 10, 10], [5, 5, 9, 9]], float),
 ...                confidence=np.array([0.9, 0.4]), class_id=np.array([0, 1]))
@@ -11,30 +15,43 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-__all__ = ["Detections"]
+__all__ = ["Detections", "facing_from_keypoints"]
 
 
 @dataclass(frozen=True)
 class Detections:
-    """Boxes (x1, y1, x2, y2 in pixels), confidences and class ids, optionally facings in degrees."""
+    """Boxes (x1, y1, x2, y2 in pixels), confidences and class ids; optionally facings in
+    degrees, keypoints (N x K x 3) and class names.
+
+    ``facing`` from a detector is in the image: degrees counter-clockwise from the image's
+    +x axis with up at 90 (the way the field's facings turn), from the box centre towards
+    the front-dot keypoint; the mapper turns it into the field's frame.
+    """
 
     xyxy: np.ndarray
     confidence: np.ndarray
     class_id: np.ndarray
     facing: np.ndarray | None = field(default=None)
+    keypoints: np.ndarray | None = field(default=None)
+    class_name: np.ndarray | None = field(default=None)
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
         if self.xyxy.ndim != 2 or self.xyxy.shape[1] != 4:
             raise ValueError(f"xyxy must be N x 4, got {self.xyxy.shape}")
-        for name in ("confidence", "class_id", "facing"):
+        for name in ("confidence", "class_id", "facing", "class_name"):
             value = getattr(self, name)
             if value is not None and value.shape != (n,):
                 raise ValueError(f"{name} must have shape ({n},), got {value.shape}")
+        k = self.keypoints
+        if k is not None and (k.ndim != 3 or k.shape[0] != n or k.shape[2] != 3):
+            raise ValueError(f"keypoints must be N x K x 3 with N = {n}, got {k.shape}")
 
     @classmethod
     def empty(cls) -> Detections:
@@ -51,7 +68,31 @@ class Detections:
             self.confidence[index],
             self.class_id[index],
             None if self.facing is None else self.facing[index],
+            None if self.keypoints is None else self.keypoints[index],
+            None if self.class_name is None else self.class_name[index],
         )
+
+    @classmethod
+    def from_ultralytics(cls, result: Any) -> Detections:
+        """One ultralytics ``Results`` (of ``YOLO(...).predict``) as numpy columns: boxes,
+        confidences, class ids and names, and for pose models the keypoints and the facing
+        from each box's centre to its first keypoint (see :func:`facing_from_keypoints`)."""
+        boxes = getattr(result, "boxes", None)
+        if boxes is None or len(boxes) == 0:
+            return cls.empty()
+        xyxy = _numpy(boxes.xyxy).astype(float).reshape(-1, 4)
+        conf = _numpy(boxes.conf).astype(float).reshape(-1)
+        class_id = _numpy(boxes.cls).astype(int).reshape(-1)
+        names = getattr(result, "names", None) or {}
+        class_name = np.array([str(names.get(int(c), c)) for c in class_id], dtype=object)
+        keypoints = facing = None
+        kp = getattr(result, "keypoints", None)
+        if kp is not None and getattr(kp, "data", None) is not None and len(kp.data) == len(xyxy):
+            keypoints = _numpy(kp.data).astype(float)
+            if keypoints.shape[-1] == 2:  # no visibility column: treat every point as seen
+                keypoints = np.concatenate([keypoints, np.ones(keypoints.shape[:2] + (1,))], axis=2)
+            facing = facing_from_keypoints(xyxy, keypoints)
+        return cls(xyxy, conf, class_id, facing, keypoints, class_name)
 
     def anchors(self, anchor: str = "center") -> np.ndarray:
         """Points per box: ``center``, or ``bottom_center`` where a standing piece meets the table."""
@@ -63,3 +104,24 @@ class Detections:
         else:
             raise ValueError(f"unknown anchor {anchor!r} (center or bottom_center)")
         return np.stack([x, y], axis=1)
+
+
+def facing_from_keypoints(xyxy: np.ndarray, keypoints: np.ndarray) -> np.ndarray:
+    """Degrees counter-clockwise from the image's +x axis (up is 90, as the field's facings
+    turn), from each box's centre to its first keypoint; in [0, 360).
+
+    >>> facing_from_keypoints(np.array([[0., 0, 10, 10]]), np.array([[[5., 0, 1]]])).tolist()
+    [90.0]
+    """
+    cx = (xyxy[:, 0] + xyxy[:, 2]) / 2
+    cy = (xyxy[:, 1] + xyxy[:, 3]) / 2
+    dx = keypoints[:, 0, 0] - cx
+    dy = cy - keypoints[:, 0, 1]
+    return np.array([math.degrees(math.atan2(b, a)) % 360.0 for a, b in zip(dx, dy)], dtype=float)
+
+
+def _numpy(value: Any) -> np.ndarray:
+    """A torch tensor (on any device) or array-like as a numpy array."""
+    if hasattr(value, "detach"):
+        value = value.detach().cpu().numpy()
+    return np.asarray(value)

@@ -1,0 +1,117 @@
+"""Detector time per 640x480 frame: ultralytics and ONNX Runtime side by side.
+
+    python3 benchmarks/detector_speed.py [--frames 40] [--repeat 3] [--threads 2] [GAME_OR_WEIGHTS ...]
+
+For each model (default: every shipped one) it renders ``--frames`` 640x480 frames of the
+model's game with a fixed seed (weights given by path are timed on OneWorld frames), loads
+the model once per backend, runs 5 warm-up frames, then times ``Detector.detect`` (the
+whole call: letterbox, inference, decoding, non-maximum suppression, conversion to
+``Detections``) over every frame ``--repeat`` times, with ``time.perf_counter``. It prints
+the median, mean and 95th percentile in milliseconds per backend, the load average, and how
+many boxes the two backends agree on (the same class and IoU >= 0.9), against the target
+of 60 ms. Torch and ONNX Runtime are limited to ``--threads`` threads (default: 2, the
+cores of the development machine). docs/models.md records the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TARGET_MS = 60.0
+
+
+def frames_for(game: str, count: int, seed: int = 20261120) -> list:  # type: ignore[type-arg]
+    from vision.render import Renderer, RenderOptions
+
+    renderer = Renderer(game, seed=seed, options=RenderOptions(size=(640, 480)))
+    return [renderer.render(i).image for i in range(count)]
+
+
+def time_backend(weights: str, backend: str, frames: list, repeat: int):  # type: ignore[no-untyped-def,type-arg]
+    from vision.detect import Detector
+
+    began = time.perf_counter()
+    detector = Detector.load(weights, backend)
+    load_s = time.perf_counter() - began
+    for f in frames[:5]:
+        detector.detect(f)
+    times, results = [], []
+    for r in range(repeat):
+        for f in frames:
+            t = time.perf_counter()
+            found = detector.detect(f)
+            times.append((time.perf_counter() - t) * 1000)
+            if r == 0:
+                results.append(found)
+    return detector, load_s, times, results
+
+
+def agreement(a: list, b: list) -> tuple[int, int]:  # type: ignore[type-arg]
+    from vision.detect_eval import box_iou
+
+    same = total = 0
+    for x, y in zip(a, b):
+        total += max(len(x), len(y))
+        if len(x) and len(y):
+            iou = box_iou(x.xyxy, y.xyxy)
+            iou[x.class_id[:, None] != y.class_id[None, :]] = 0
+            same += int((iou.max(axis=1) >= 0.9).sum())
+    return same, total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("models", nargs="*", help="games or weight files (default: every shipped model)")
+    parser.add_argument("--frames", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
+    import torch
+
+    torch.set_num_threads(args.threads)
+    import models
+
+    names = args.models or models.available()
+    if not names:
+        print("no shipped models and none given")
+        return 1
+    try:
+        import onnxruntime  # noqa: F401
+
+        backends = ["ultralytics", "onnx"]
+    except ImportError:
+        backends = ["ultralytics"]
+        print("onnxruntime is not installed: timing ultralytics only (pip install onnxruntime onnx)")
+    print(f"{args.frames} frames x {args.repeat}, 640x480, {args.threads} threads, "
+          f"load average {os.getloadavg()[0]:.2f} at the start")
+    print(f"{'model':<22}{'backend':<13}{'median':>9}{'mean':>9}{'p95':>9}{'load s':>9}  target {TARGET_MS:.0f} ms")
+    for name in names:
+        game = name if not Path(name).suffix else "oneworld"
+        frames = frames_for(game, args.frames)
+        found = {}
+        for backend in backends:
+            _, load_s, times, results = time_backend(name, backend, frames, args.repeat)
+            found[backend] = results
+            q = statistics.quantiles(times, n=20)[-1]
+            verdict = "met" if statistics.median(times) <= TARGET_MS else "missed"
+            print(f"{Path(name).name:<22}{backend:<13}{statistics.median(times):>8.1f} {statistics.mean(times):>8.1f} "
+                  f"{q:>8.1f} {load_s:>8.1f}  {verdict}")
+        if len(found) == 2:
+            same, total = agreement(found["ultralytics"], found["onnx"])
+            print(f"{'':<22}boxes the backends agree on: {same}/{total}")
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

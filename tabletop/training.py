@@ -1,0 +1,312 @@
+"""``tabletop train`` and ``tabletop eval``: make and measure the piece detectors.
+
+    tabletop train GAME [--data DIR] [--epochs N] [--imgsz N] [--seed S] [--out DIR]
+    tabletop eval GAME --data DIR [--weights W] [--backend auto|ultralytics|onnx]
+
+Without ``--data``, ``train`` renders a fresh dataset with the renderer, seeded as the
+shipped model's recipe says (``models/<game>.json``), and trains from scratch: the recipe
+of the shipped weights, reproduced. With ``--data DIR`` it fine-tunes the shipped weights on
+your own labelled photos (an ultralytics dataset). ``eval`` prints mAP50-95, per-cell and
+whole-board accuracy, facing error, dice accuracy and a confusion table
+(:mod:`vision.detect_eval`). docs/models.md describes both. Nothing heavy is imported until
+a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop.errors import InputError, TabletopError
+
+__all__ = ["add_train_parser", "add_eval_parser", "run_train", "run_eval", "TrainingError"]
+
+
+class TrainingError(TabletopError, ValueError):
+    """A training or evaluation request that cannot be carried out (bad dataset, no weights)."""
+
+
+def _positive(kind: str, low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number of {kind}, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{kind} must be {low} to {high}, got {value}")
+        return value
+
+    return parse
+
+
+def _imgsz(text: str) -> int:
+    value = _positive("pixels", 32, 4096)(text)
+    if value % 32:
+        raise argparse.ArgumentTypeError(f"the image size must be a multiple of 32 (the model's stride), got {value}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a share above 0 and at most 1, got {value:g}")
+    return value
+
+
+def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpFormatter], parser_class: type,
+                     exit_text: str) -> argparse.ArgumentParser:
+    """Register ``train`` on the ``tabletop`` subparsers."""
+    cmd = commands.add_parser(
+        "train",
+        help="train a game's piece detector: from scratch on renders, or fine-tune on your photos",
+        description=(
+            "Without --data: render a fresh dataset of GAME with the renderer, seeded as the shipped\n"
+            "model's recipe says (models/GAME.json), and train a nano YOLO model from scratch with\n"
+            "the recipe's epochs, image size and seed: this reproduces the shipped weights' recipe.\n"
+            "With --data DIR: fine-tune the shipped weights on your own labelled photos (an\n"
+            "ultralytics dataset: DIR/data.yaml, DIR/images/{train,val}, DIR/labels/{train,val}).\n"
+            "The weights are written to OUT/GAME.pt; use them with\n"
+            "'tabletop eval GAME --data DIR --weights OUT/GAME.pt'. Nothing is downloaded."
+        ),
+        formatter_class=formatter,
+        epilog=(
+            "examples:\n"
+            "  tabletop train oneworld --out runs/oneworld-model\n"
+            "  tabletop train oneworld --data my-photos --epochs 30 --out runs/mine\n\n"
+            "Step by step: docs/models.md.\n\n" + exit_text
+        ),
+    )
+    cmd.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
+    cmd.add_argument("--data", metavar="DIR", help="fine-tune on this ultralytics dataset instead of renders")
+    cmd.add_argument("--epochs", type=_positive("epochs", 1, 10_000), metavar="N",
+                     help="epochs (default: the recipe's; 30 when fine-tuning)")
+    cmd.add_argument("--imgsz", type=_imgsz, metavar="N", help="training image size (default: the recipe's)")
+    cmd.add_argument("--seed", type=_positive("a seed", 0, 2**31 - 1), metavar="S",
+                     help="training seed (default: the recipe's)")
+    cmd.add_argument("--count", type=_positive("images", 2, 1_000_000), metavar="N",
+                     help="images to render (default: the recipe's; ignored with --data)")
+    cmd.add_argument("--fraction", type=_fraction, default=1.0, metavar="SHARE",
+                     help="train on this share of the training images (quick trials; default 1)")
+    cmd.add_argument("--out", metavar="DIR", help="where to write data, runs and weights (default: runs/train-GAME)")
+    cmd.set_defaults(run=run_train)
+    return cmd
+
+
+def add_eval_parser(commands: Any, formatter: Callable[[str], argparse.HelpFormatter], parser_class: type,
+                    exit_text: str) -> argparse.ArgumentParser:
+    """Register ``eval`` on the ``tabletop`` subparsers."""
+    cmd = commands.add_parser(
+        "eval",
+        help="measure a detector on a labelled dataset: mAP, cells, boards, facing, dice",
+        description=(
+            "Run a detector over every image of DIR (an ultralytics dataset; a rendered one has\n"
+            "truth/ too) and print mAP50-95 (from the label files), per-cell accuracy and\n"
+            "whole-board accuracy (detections mapped through each frame's board homography to\n"
+            "cells; every cell in view counts, empty or not), facing error (The Game), dice\n"
+            "accuracy and a confusion table. Every figure is computed from the files."
+        ),
+        formatter_class=formatter,
+        epilog=(
+            "examples:\n"
+            "  tabletop render oneworld --count 200 --seed 1001 --out runs/heldout\n"
+            "  tabletop eval oneworld --data runs/heldout\n"
+            "  tabletop eval oneworld --data runs/heldout --weights runs/mine/oneworld.pt --json\n\n" + exit_text
+        ),
+    )
+    cmd.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
+    cmd.add_argument("--data", required=True, metavar="DIR", help="the dataset folder (holding images/ and labels/)")
+    cmd.add_argument("--weights", metavar="W", help="weights to measure (.pt or .onnx; default: the shipped ones)")
+    cmd.add_argument("--backend", choices=("auto", "ultralytics", "onnx"), default="auto",
+                     help="inference backend (default: auto, the faster one available)")
+    cmd.add_argument("--split", metavar="NAME", help="only images/NAME (default: every split)")
+    cmd.add_argument("--conf", type=float, default=0.25, metavar="C",
+                     help="confidence threshold for cells, dice, facing and confusions (default 0.25)")
+    cmd.add_argument("--json", action="store_true", help="print the figures as one JSON object instead")
+    cmd.set_defaults(run=run_eval)
+    return cmd
+
+
+def _check_game(game: str) -> None:
+    from rules.registry import get_game
+
+    get_game(game)  # an unknown game: one line, exit 2 (RulesError)
+
+
+def _stderr_line(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def run_train(args: argparse.Namespace, out: TextIO) -> int:
+    """Render (or read) a dataset and train; say where the weights went."""
+    _check_game(args.game)
+    from vision.detect import DetectorError
+    from vision.detect_train import (
+        EpochReport,
+        RecipeError,
+        load_recipe,
+        resolved_data_yaml,
+        tile_dataset,
+        train,
+        with_overrides,
+    )
+
+    try:
+        recipe = load_recipe(args.game)
+    except RecipeError as err:
+        raise TrainingError(str(err)) from None
+    folder = Path(args.out or f"runs/train-{args.game}")
+    if folder.exists() and not folder.is_dir():
+        raise InputError("--out", f"{folder} is a file, not a folder")
+    start_from = None
+    if args.data:
+        data_dir = Path(args.data)
+        try:
+            yaml_path, doc = resolved_data_yaml(data_dir, folder)
+        except DetectorError as err:
+            raise InputError("--data", str(err)) from None
+        import models
+
+        try:
+            start_from = models.weights_path(args.game)
+        except models.ModelNotFoundError as err:
+            raise TrainingError(f"cannot fine-tune: {err}") from None
+        # whole photos at the detector's own input size (no tiles: photos come at any size)
+        recipe = with_overrides(recipe, epochs=args.epochs or 30, imgsz=args.imgsz or 640, seed=args.seed, tile=0)
+        out.write(f"fine-tuning the shipped {args.game} model on {data_dir} ({len(doc['names'])} classes)\n")
+    else:
+        recipe = with_overrides(recipe, epochs=args.epochs, imgsz=args.imgsz, seed=args.seed,
+                                data_count=args.count)
+        yaml_path = _render(recipe, folder / "data", out)
+        if recipe.tile:
+            tiles = folder / f"tiles-{recipe.tile}"
+            if not (tiles / "data.yaml").is_file():
+                out.write(f"cutting {recipe.tiles_per_image} tiles of {recipe.tile} px from each image into {tiles}\n")
+                out.flush()
+                tile_dataset(folder / "data", tiles, recipe.tile, recipe.tiles_per_image, recipe.data_seed)
+            yaml_path = tiles / "data.yaml"
+    out.write(f"training {recipe.architecture} for {recipe.epochs} epochs at {recipe.imgsz} px "
+              f"(seed {recipe.seed}) into {folder}\n")
+    out.flush()
+
+    def progress(r: EpochReport) -> None:
+        m = r.metrics
+        score = next((m[k] for k in ("metrics/mAP50-95(P)", "metrics/mAP50-95(B)") if k in m), None)
+        per = r.seconds / r.epoch
+        left = per * (r.epochs - r.epoch)
+        shown = "" if score is None else f", validation mAP50-95 {score:.3f}"
+        _stderr_line(f"epoch {r.epoch}/{r.epochs} done{shown} ({r.seconds:.0f} s, about {left:.0f} s left)")
+
+    try:
+        result = train(recipe, yaml_path, folder, start_from=start_from, progress=progress, fraction=args.fraction)
+    except DetectorError as err:
+        raise TrainingError(str(err)) from None
+    out.write(f"trained in {result.seconds / 60:.1f} min; weights: {result.weights}\n"
+              f"measure them: tabletop eval {args.game} --data DIR --weights {result.weights}\n")
+    return 0
+
+
+def _render(recipe: Any, folder: Path, out: TextIO) -> Path:
+    from tabletop.rendering import ProgressBar
+    from vision.render import RenderOptions
+    from vision.render.dataset import write_dataset
+
+    if (folder / "data.yaml").is_file() and json.loads((folder / "dataset.json").read_text()).get("count") == \
+            recipe.data_count and json.loads((folder / "dataset.json").read_text()).get("seed") == recipe.data_seed:
+        out.write(f"using the dataset already rendered in {folder}\n")
+        return folder / "data.yaml"
+    if folder.exists() and any(folder.iterdir()):
+        raise InputError("--out", f"{folder} holds another dataset: choose a new --out folder")
+    val_every = int(round(1 / recipe.data_val)) if recipe.data_val > 0 else 0
+    out.write(f"rendering {recipe.data_count} images of {recipe.game} (seed {recipe.data_seed}) into {folder}\n")
+    out.flush()
+    summary = write_dataset(recipe.game, folder, recipe.data_count, seed=recipe.data_seed,
+                            options=RenderOptions(size=recipe.data_size, hands=recipe.data_hands),
+                            record=_bundled_record_text(recipe.game), val_every=val_every, workers=2,
+                            progress=ProgressBar(f"rendering {recipe.game}"))
+    return Path(summary["yaml"])
+
+
+def _bundled_record_text(game: str) -> str | None:
+    from importlib import resources
+
+    from tabletop.records import BUNDLED_PACKAGE, SUFFIX, bundled_record_names
+
+    if game not in bundled_record_names():
+        return None
+    return (resources.files(BUNDLED_PACKAGE) / f"{game}{SUFFIX}").read_text(encoding="utf-8")
+
+
+def run_eval(args: argparse.Namespace, out: TextIO) -> int:
+    """Measure a detector on a dataset and print the figures."""
+    _check_game(args.game)
+    from vision.detect import Detector, DetectorError
+    from vision.detect_eval import MAP_CONF, evaluate, load_samples
+
+    folder = Path(args.data)
+    if not folder.is_dir():
+        raise InputError("--data", f"{folder}: no such folder")
+    if not (folder / "images").is_dir():
+        raise InputError("--data", f"{folder}: no images/ folder in it (an ultralytics dataset: images/, labels/)")
+    if args.split and not (folder / "images" / args.split).is_dir():
+        raise InputError("--split", f"no images/{args.split} in {folder}")
+    if not 0.0 < args.conf < 1.0:
+        raise InputError("--conf", f"expected a confidence between 0 and 1, got {args.conf:g}")
+    try:
+        samples = load_samples(folder, args.split)
+    except (ValueError, json.JSONDecodeError) as err:
+        raise InputError("--data", str(err)) from None
+    if not samples:
+        raise InputError("--data", f"{folder}: no images found under images/")
+    try:
+        detector = Detector.load(args.weights or args.game, args.backend, conf=MAP_CONF)
+    except DetectorError as err:
+        raise InputError("--weights" if args.weights else "GAME", str(err)) from None
+    names = _dataset_names(folder) or detector.names
+    if tuple(names) != tuple(detector.names):
+        raise InputError("--data", f"the dataset's classes ({len(names)}) are not the model's ({len(detector.names)}): "
+                                   "evaluate with the weights trained on these classes (--weights)")
+    began = time.perf_counter()
+    from tabletop.rendering import ProgressBar
+
+    report = evaluate(args.game, samples, detector.detect, detector.names, conf=args.conf,
+                      progress=ProgressBar(f"evaluating {detector.info.source.name} ({detector.backend})"))
+    if args.json:
+        doc = dict(report.figures(), game=args.game, weights=str(detector.info.source), backend=detector.backend,
+                   seconds=round(time.perf_counter() - began, 1))
+        out.write(json.dumps(doc) + "\n")
+    else:
+        out.write(f"weights: {detector.info.source} ({detector.backend})\n")
+        out.write(report.text() + "\n")
+    return 0
+
+
+def _dataset_names(folder: Path) -> tuple[str, ...] | None:
+    manifest = folder / "dataset.json"
+    if manifest.is_file():
+        try:
+            return tuple(json.loads(manifest.read_text(encoding="utf-8"))["classes"])
+        except (ValueError, KeyError, TypeError):
+            return None
+    yaml_file = folder / "data.yaml"
+    if yaml_file.is_file():
+        try:
+            import yaml
+
+            doc = yaml.safe_load(yaml_file.read_text(encoding="utf-8"))
+            names = doc.get("names") if isinstance(doc, dict) else None
+        except Exception:  # noqa: BLE001 - the eval reads labels, the names are a check only
+            return None
+        if isinstance(names, dict):
+            return tuple(str(names[k]) for k in sorted(names))
+        if isinstance(names, list):
+            return tuple(str(n) for n in names)
+    return None

@@ -1,0 +1,133 @@
+"""``tabletop train`` and ``tabletop eval``: bad input is one line and exit 2; eval's figures
+come from the files (a broken label file shows the drop)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import models
+from tests.app.conftest import Runner
+
+SHIPPED = models.available()
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Rendered datasets of three 640x480 frames of each shipped game (fixed seed)."""
+    from vision.render import RenderOptions
+    from vision.render.dataset import write_dataset
+
+    out = {}
+    for game in SHIPPED[:2] or ["oneworld"]:
+        folder = tmp_path_factory.mktemp(game)
+        write_dataset(game, folder, 3, seed=4242, options=RenderOptions(size=(640, 480)), val_every=3)
+        out[game] = folder
+    return out
+
+
+def _bad_yaml(folder: Path) -> Path:
+    (folder / "images" / "train").mkdir(parents=True)
+    (folder / "data.yaml").write_text("names: [a, b\ntrain: images/train\n")
+    return folder
+
+
+def _no_names(folder: Path) -> Path:
+    (folder / "images" / "train").mkdir(parents=True)
+    (folder / "data.yaml").write_text("train: images/train\nval: images/train\n")
+    return folder
+
+
+def _no_yaml(folder: Path) -> Path:
+    (folder / "images").mkdir(parents=True)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["train", "chess"], "unknown game 'chess'"),
+        (["train", "oneworld", "--imgsz", "100"], "multiple of 32"),
+        (["train", "oneworld", "--epochs", "0"], "epochs must be 1 to"),
+        (["train", "oneworld", "--fraction", "2"], "share above 0 and at most 1"),
+        (["train", "oneworld", "--data", "{missing}"], "no such folder"),
+        (["train", "oneworld", "--data", "{no_yaml}"], "no data.yaml in it"),
+        (["train", "oneworld", "--data", "{bad_yaml}"], "not valid YAML at line"),
+        (["train", "oneworld", "--data", "{no_names}"], "missing names"),
+        (["train", "oneworld", "--out", "{a_file}"], "is a file, not a folder"),
+        (["eval", "oneworld"], "the following arguments are required: --data"),
+        (["eval", "chess", "--data", "{no_yaml}"], "unknown game 'chess'"),
+        (["eval", "oneworld", "--data", "{missing}"], "no such folder"),
+        (["eval", "oneworld", "--data", "{bad_yaml}"], "no images found"),
+        (["eval", "oneworld", "--data", "{a_file}"], "no such folder"),
+        (["eval", "oneworld", "--data", "{no_yaml}", "--split", "test"], "no images/test"),
+        (["eval", "oneworld", "--data", "{labelled}", "--weights", "{missing}.pt"], "no such weights file"),
+        (["eval", "oneworld", "--data", "{labelled}", "--backend", "tf"], "invalid choice: 'tf'"),
+        (["eval", "oneworld", "--data", "{garbled}"], "not numbers"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(cli: Runner, tmp_path: Path, argv: list[str], expected: str) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    labelled = tmp_path / "labelled"
+    (labelled / "images" / "train").mkdir(parents=True)
+    (labelled / "labels" / "train").mkdir(parents=True)
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(labelled / "images" / "train" / "a.jpg"), np.zeros((48, 64, 3), np.uint8))
+    (labelled / "labels" / "train" / "a.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    garbled = tmp_path / "garbled"
+    shutil.copytree(labelled, garbled)
+    (garbled / "labels" / "train" / "a.txt").write_text("zero 0.5 0.5 0.1 0.1\n")
+    paths = {
+        "missing": str(tmp_path / "missing"),
+        "no_yaml": str(_no_yaml(tmp_path / "no-yaml")),
+        "bad_yaml": str(_bad_yaml(tmp_path / "bad-yaml")),
+        "no_names": str(_no_names(tmp_path / "no-names")),
+        "a_file": str(a_file),
+        "labelled": str(labelled),
+        "garbled": str(garbled),
+    }
+    result = cli(*[a.format(**paths) for a in argv])
+    assert result.code == 2, result
+    assert expected in result.error_line()
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
+def test_eval_prints_every_figure(cli: Runner, tiny: dict[str, Path]) -> None:
+    game, folder = next(iter(tiny.items()))
+    result = cli("eval", game, "--data", str(folder), "--backend", "ultralytics")
+    assert result.code == 0, result.err
+    for heading in ("mAP50-95", "per cell", "whole board", "confusion"):
+        assert heading in result.out
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
+def test_eval_figures_drop_on_a_broken_label_file(cli: Runner, tiny: dict[str, Path], tmp_path: Path) -> None:
+    game, folder = next(iter(tiny.items()))
+    result = cli("eval", game, "--data", str(folder), "--backend", "ultralytics", "--json")
+    assert result.code == 0, result.err
+    good = json.loads(result.out)
+    assert good["images"] == 3 and good["map50_95"] is not None and good["map50_95"] > 0
+    broken = tmp_path / "broken"
+    shutil.copytree(folder, broken)
+    names = json.loads((folder / "dataset.json").read_text())["classes"]
+    for label in (broken / "labels").rglob("*.txt"):  # every box given the wrong class
+        rows = [ln.split() for ln in label.read_text().splitlines() if ln.strip()]
+        label.write_text("".join(" ".join([str((int(r[0]) + 1) % len(names))] + r[1:]) + "\n" for r in rows))
+    for truth in (broken / "truth").rglob("*.json"):  # and the truth's pieces moved one cell over
+        doc = json.loads(truth.read_text())
+        cells = [p["cell"] for p in doc["pieces"]]
+        for p, cell in zip(doc["pieces"], cells[1:] + cells[:1]):
+            p["cell"] = cell
+        truth.write_text(json.dumps(doc))
+    result = cli("eval", game, "--data", str(broken), "--backend", "ultralytics", "--json")
+    assert result.code == 0, result.err
+    bad = json.loads(result.out)
+    assert bad["map50_95"] < good["map50_95"]
+    if good["cell_accuracy"] is not None:
+        assert bad["cell_accuracy"] < good["cell_accuracy"]

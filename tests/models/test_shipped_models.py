@@ -1,0 +1,50 @@
+"""Shipped weights: package data that loads, with a recipe and a model card for each."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+import models
+from vision.detect_train import Recipe, load_recipe
+
+SHIPPED = models.available()
+GAMES = ("oneworld", "battle-grounds", "when-gods-collide", "wormholes", "the-game")
+
+
+def test_only_known_games_are_shipped() -> None:
+    assert set(SHIPPED) <= set(GAMES)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
+@pytest.mark.parametrize("game", SHIPPED)
+def test_shipped_weights_are_nano_package_data_with_recipe_and_card(game: str) -> None:
+    path = models.weights_path(game)
+    assert path.is_file() and path.stat().st_size < 8_000_000  # nano: a few MB
+    assert resources.files("models").joinpath(f"{game}.pt").is_file()
+    recipe = load_recipe(game)
+    assert recipe.game == game and recipe.architecture.endswith(".yaml")  # from scratch, never a download
+    assert recipe.data_seed != recipe.eval_seed
+    card = resources.files("models").joinpath(f"{game}.md").read_text(encoding="utf-8")
+    for needed in ("Data recipe", "Seed", "Epochs", "Image size", "Training time", "mAP50-95"):
+        assert needed.lower() in card.lower(), f"models/{game}.md says nothing of {needed}"
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
+@pytest.mark.parametrize("game", SHIPPED)
+def test_shipped_weights_load_with_their_game_classes(game: str) -> None:
+    from vision.artwork import get_kit
+    from vision.detect import Detector
+
+    detector = Detector.load(game, "ultralytics")
+    assert detector.names == (*get_kit(game).pieces, "hand")
+    assert (detector.info.task == "pose") == load_recipe(game).keypoints
+
+
+def test_recipes_parse() -> None:
+    for entry in resources.files("models").iterdir():
+        if entry.name.endswith(".json"):
+            recipe = Recipe.from_json(json.loads(entry.read_text(encoding="utf-8")))
+            assert recipe.epochs >= 1 and recipe.imgsz % 32 == 0

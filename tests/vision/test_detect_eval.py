@@ -1,0 +1,155 @@
+"""Scoring detectors: figures computed from the files (a perfect detector scores perfectly,
+a broken label file shows the drop), cells and geometry that round-trip."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.detect_cells import FrameGeometry, board_cells
+from vision.detect_eval import Sample, average_precision, box_iou, evaluate, labels_as_detections, load_samples
+from vision.detections import Detections
+
+SEED = 20261120
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Four rendered 640x480 frames of each game checked here (fixed seed)."""
+    from vision.render import RenderOptions
+    from vision.render.dataset import write_dataset
+
+    out = {}
+    for game in ("wormholes", "battle-grounds", "the-game"):
+        folder = tmp_path_factory.mktemp(game)
+        write_dataset(game, folder, 4, seed=SEED, options=RenderOptions(size=(640, 480)), val_every=0)
+        out[game] = folder
+    return out
+
+
+def names_of(folder: Path) -> list[str]:
+    return json.loads((folder / "dataset.json").read_text())["classes"]
+
+
+def replay(samples: list[Sample]):  # type: ignore[no-untyped-def]
+    """A 'detector' that returns each sample's own labels, in the order evaluate reads them."""
+    queue = list(samples)
+
+    def detect(frame: np.ndarray) -> Detections:
+        return labels_as_detections(queue.pop(0))
+
+    return detect
+
+
+def test_perfect_detections_score_perfectly(rendered: dict[str, Path]) -> None:
+    for game in ("wormholes", "battle-grounds"):
+        samples = load_samples(rendered[game])
+        report = evaluate(game, samples, replay(samples), names_of(rendered[game]))
+        assert report.map50_95 == pytest.approx(1.0)
+        assert report.cells > 100 and report.cell_accuracy is not None and report.cell_accuracy >= 0.99
+        if game == "wormholes":
+            assert report.dice > 0 and report.dice_accuracy == 1.0
+        m = report.confusion
+        assert m is not None and m[:-1, :-1].trace() == sum(len(s.classes) for s in samples)
+        assert m[:-1, -1].sum() == 0 and m[-1].sum() == 0  # nothing missed, nothing invented
+
+
+def test_a_broken_label_file_shows_the_drop(rendered: dict[str, Path], tmp_path: Path) -> None:
+    game = "wormholes"
+    names = names_of(rendered[game])
+    good = load_samples(rendered[game])
+    broken_dir = tmp_path / "broken"
+    shutil.copytree(rendered[game], broken_dir)
+    # every piece of one image relabelled as the next class, as a careless labeller might
+    label = sorted((broken_dir / "labels" / "train").iterdir())[0]
+    lines = [ln.split() for ln in label.read_text().splitlines() if ln.strip()]
+    hand = names.index("hand")
+    label.write_text("".join(" ".join([str((int(p[0]) + 1) % hand if int(p[0]) != hand else hand)] + p[1:]) + "\n"
+                             for p in lines))
+    broken = load_samples(broken_dir)
+    # the truth is the broken file, the detections the right labels: mAP falls
+    report = evaluate(game, broken, replay(good), names)
+    assert report.map50_95 < 0.95
+    # the detections read from the broken file, the truth JSON right: cells and dice fall
+    report = evaluate(game, good, replay(broken), names)
+    base = evaluate(game, good, replay(good), names)
+    assert report.cell_accuracy is not None and base.cell_accuracy is not None
+    assert report.cell_accuracy < base.cell_accuracy
+    assert report.boards_right < base.boards_right
+    assert report.confusion is not None and report.confusion[:-1, :-1].trace() < base.confusion[:-1, :-1].trace()
+
+
+def test_missing_and_extra_detections_cost_cells_and_precision(rendered: dict[str, Path]) -> None:
+    game = "battle-grounds"
+    samples = load_samples(rendered[game])
+    names = names_of(rendered[game])
+
+    def halve(frame: np.ndarray, queue: list[Sample] = list(samples)) -> Detections:
+        d = labels_as_detections(queue.pop(0))
+        return d[np.arange(len(d)) % 2 == 0]
+
+    report = evaluate(game, samples, halve, names)
+    assert report.map50_95 < 0.7
+    assert report.cell_accuracy is not None and report.cell_accuracy < 0.95
+    assert report.confusion is not None and report.confusion[:-1, -1].sum() > 0  # the missed column
+
+
+def test_facing_of_the_game_is_measured_against_the_engine(rendered: dict[str, Path]) -> None:
+    game = "the-game"
+    samples = load_samples(rendered[game])
+    report = evaluate(game, samples, replay(samples), names_of(rendered[game]))
+    assert report.cells == 0  # no grid
+    assert len(report.facing_errors) > 0 and report.facing_missed == 0
+    # keypoints turned half round: the error grows to around 180 degrees
+    def turned(frame: np.ndarray, queue: list[Sample] = list(samples)) -> Detections:
+        d = labels_as_detections(queue.pop(0))
+        assert d.keypoints is not None
+        kp = d.keypoints.copy()
+        centre = d.anchors("center")
+        kp[:, 0, :2] = 2 * centre - kp[:, 0, :2]
+        return Detections(d.xyxy, d.confidence, d.class_id, None, kp)
+
+    worse = evaluate(game, samples, turned, names_of(rendered[game]))
+    assert worse.facing_median is not None and report.facing_median is not None
+    assert worse.facing_median > report.facing_median + 90
+
+
+def test_cell_centres_round_trip_through_the_frame(rendered: dict[str, Path]) -> None:
+    for game in ("wormholes", "battle-grounds"):
+        sample = load_samples(rendered[game])[0]
+        assert sample.truth is not None
+        geo = FrameGeometry.from_truth(sample.truth)
+        cells = board_cells(game, sample.truth)
+        pixels = geo.board_to_image(cells.centres)
+        back = geo.image_to_board(pixels)
+        assert np.abs(back - cells.centres).max() < 1e-3
+        assert [cells.cell_at(tuple(c)) for c in back] == list(cells.labels)
+
+
+def test_every_labelled_piece_on_the_board_sits_in_its_own_cell(rendered: dict[str, Path]) -> None:
+    for game in ("wormholes", "battle-grounds"):
+        for sample in load_samples(rendered[game]):
+            assert sample.truth is not None
+            cells = board_cells(game, sample.truth)
+            for p in sample.truth["pieces"]:
+                if isinstance(p["cell"], str) and p["board"] is not None:
+                    assert cells.cell_at(tuple(p["board"])) == p["cell"], p
+
+
+@pytest.mark.parametrize(
+    ("recall", "precision", "expected"),
+    [([1.0], [1.0], 1.0), ([0.5], [1.0], 0.5049), ([0.5, 1.0], [1.0, 0.5], 0.7525), ([0.0], [0.0], 0.0099)],
+)
+def test_average_precision_is_cocos_101_point_interpolation(recall: list[float], precision: list[float],
+                                                            expected: float) -> None:
+    assert average_precision(np.array(recall), np.array(precision)) == pytest.approx(expected, abs=1e-3)
+
+
+def test_box_iou_table() -> None:
+    a = np.array([[0, 0, 10, 10], [20, 20, 30, 30]], float)
+    b = np.array([[0, 0, 10, 10], [5, 0, 15, 10], [100, 100, 101, 101]], float)
+    assert box_iou(a, b).round(4).tolist() == [[1.0, 0.3333, 0.0], [0.0, 0.0, 0.0]]

@@ -1,0 +1,322 @@
+"""The piece detector: shipped (or your own) weights in, :class:`~vision.detections.Detections` out.
+
+>>> detector = Detector.load("oneworld")                  # doctest: +SKIP
+>>> found = detector.detect(cv2.imread("frame.jpg"))      # doctest: +SKIP
+>>> found.class_name, found.xyxy, found.confidence        # doctest: +SKIP
+
+``Detector.load(game_or_path, backend)`` takes a game's short name (the weights shipped in
+:mod:`models`) or a path to weights (``.pt`` from ultralytics or ``tabletop train``, or an
+exported ``.onnx``). Two backends run the same weights:
+
+* ``"ultralytics"``: ``YOLO(weights).predict``; the result is converted to numpy once,
+  here, by :meth:`Detections.from_ultralytics`.
+* ``"onnx"``: ONNX Runtime on the model exported once to ONNX (the export is cached in
+  ``$TABLETOP_CACHE`` or ``~/.cache/tabletop``); letterboxing, decoding and non-maximum
+  suppression are done here with numpy and OpenCV, as ultralytics does them.
+* ``"auto"`` (the default): ONNX Runtime when ``onnxruntime`` is installed and the model
+  can be exported (it needs the ``onnx`` package too), else ultralytics. ONNX Runtime is
+  the faster of the two on a CPU (``benchmarks/detector_speed.py``; docs/models.md).
+
+Nothing is imported or loaded until :meth:`Detector.load` is called; nothing is downloaded.
+This module (with :mod:`vision.detect_train`) is the only place tabletop imports ultralytics.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.detections import Detections, facing_from_keypoints
+
+__all__ = ["BACKENDS", "Detector", "DetectorError", "resolve_weights", "ultralytics_module", "onnx_export"]
+
+BACKENDS = ("auto", "ultralytics", "onnx")
+CACHE_ENV = "TABLETOP_CACHE"
+
+#: Defaults as ultralytics' ``predict``: confidence threshold, NMS IoU, most boxes kept.
+CONF = 0.25
+IOU = 0.7
+MAX_DET = 300
+#: Inference size: the longer side of the network's input (a 640x480 frame as it is).
+IMGSZ = 640
+
+
+class DetectorError(Exception):
+    """Root of the detection stage's errors: weights that cannot be loaded, bad datasets."""
+
+
+_ULTRALYTICS_LOCK = threading.Lock()
+
+
+def ultralytics_module() -> Any:
+    """Import ultralytics set up to stay offline (no hub, no analytics, no online checks
+    that would try a download). The one place tabletop imports it."""
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    with _ULTRALYTICS_LOCK:
+        try:
+            import ultralytics
+            from ultralytics.utils import SETTINGS
+        except ImportError as err:  # pragma: no cover - a broken install
+            raise DetectorError(f"ultralytics is not installed ({err}): pip install ultralytics") from None
+        if SETTINGS.get("sync", False):
+            SETTINGS.update({"sync": False})
+    return ultralytics
+
+
+def resolve_weights(game_or_path: str | os.PathLike[str]) -> Path:
+    """A path to weights: an existing file as given, else the weights shipped for a game."""
+    path = Path(game_or_path)
+    if path.suffix in (".pt", ".onnx") or path.exists():
+        if not path.is_file():
+            raise DetectorError(f"{path}: no such weights file")
+        return path
+    import models
+
+    try:
+        return models.weights_path(str(game_or_path))
+    except models.ModelNotFoundError as err:
+        raise DetectorError(f"{err}; or give a path to .pt or .onnx weights") from None
+
+
+def _cache_dir() -> Path:
+    root = os.environ.get(CACHE_ENV) or os.path.join(os.path.expanduser("~"), ".cache", "tabletop")
+    return Path(root) / "models"
+
+
+def onnx_export(weights: Path, imgsz: tuple[int, int] = (480, 640), folder: Path | None = None) -> Path:
+    """Export ``weights`` (.pt) to ONNX for input ``imgsz`` (height, width), once: the file
+    is cached by the weights' content, so a retrained model is exported again."""
+    digest = hashlib.sha256(Path(weights).read_bytes()).hexdigest()[:12]
+    folder = Path(folder) if folder is not None else _cache_dir()
+    target = folder / f"{Path(weights).stem}-{digest}-{imgsz[0]}x{imgsz[1]}.onnx"
+    if target.is_file():
+        return target
+    folder.mkdir(parents=True, exist_ok=True)
+    work = folder / f".export-{digest}-{os.getpid()}"
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        copy = work / Path(weights).name
+        shutil.copyfile(weights, copy)
+        model = ultralytics_module().YOLO(str(copy))
+        quiet = logging.getLogger("ultralytics")
+        level = quiet.level
+        quiet.setLevel(logging.WARNING)
+        try:
+            out = model.export(format="onnx", imgsz=list(imgsz), simplify=False, dynamic=False, verbose=False)
+        except Exception as err:  # noqa: BLE001 - ultralytics raises many kinds; one message
+            raise DetectorError(f"could not export {weights} to ONNX: {type(err).__name__}: {err}") from None
+        finally:
+            quiet.setLevel(level)
+        os.replace(out, target)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What a detector knows about its weights."""
+
+    source: Path
+    names: tuple[str, ...]
+    task: str  # "detect" or "pose"
+    imgsz: int  # the inference size (longest side, pixels)
+    kpt_shape: tuple[int, int] | None = None
+
+
+class Detector:
+    """Loaded weights that turn frames into :class:`Detections`. Make with :meth:`load`."""
+
+    def __init__(self, backend: Any, info: ModelInfo, backend_name: str, conf: float = CONF,
+                 iou: float = IOU) -> None:
+        self._backend = backend
+        self.info = info
+        self.backend = backend_name
+        self.conf = conf
+        self.iou = iou
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.info.names
+
+    def __repr__(self) -> str:
+        return f"Detector({self.info.source.name!r}, backend={self.backend!r}, classes={len(self.names)})"
+
+    @classmethod
+    def load(cls, game_or_path: str | os.PathLike[str], backend: str = "auto", *, conf: float = CONF,
+             iou: float = IOU, imgsz: int = IMGSZ) -> Detector:
+        """Load the weights shipped for a game (``"oneworld"``) or a weights file.
+
+        ``backend``: ``"auto"``, ``"ultralytics"`` or ``"onnx"`` (see the module docstring).
+        ``imgsz``: frames are letterboxed to fit this many pixels on their longer side
+        (640: a 640x480 frame is used as it is; the shipped models learnt pieces at that
+        scale, from 320-pixel tiles of 640x480 renders). ``conf``, ``iou``: the confidence
+        threshold and the overlap at which non-maximum suppression drops a box.
+        """
+        if imgsz % 32 or not 32 <= imgsz <= 4096:
+            raise DetectorError(f"imgsz must be a multiple of 32 from 32 to 4096, got {imgsz}")
+        if backend not in BACKENDS:
+            raise DetectorError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
+        weights = resolve_weights(game_or_path)
+        if weights.suffix == ".onnx":
+            if backend == "ultralytics":
+                raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' (or 'auto')")
+            runner = _OnnxRunner(weights)
+            return cls(runner, runner.info, "onnx", conf, iou)
+        if backend in ("auto", "onnx"):
+            try:
+                import onnxruntime  # noqa: F401
+                import onnx  # noqa: F401
+            except ImportError:
+                if backend == "onnx":
+                    raise DetectorError("backend 'onnx' needs onnxruntime and onnx: pip install onnxruntime onnx") from None
+            else:
+                runner = _OnnxRunner(onnx_export(weights, (imgsz * 3 // 4 // 32 * 32, imgsz)))
+                return cls(runner, runner.info, "onnx", conf, iou)
+        runner = _UltralyticsRunner(weights, imgsz)
+        return cls(runner, runner.info, "ultralytics", conf, iou)
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
+        frame = np.asarray(frame)
+        if frame.ndim == 2:
+            frame = np.repeat(frame[:, :, None], 3, axis=2)
+        if frame.ndim != 3 or frame.shape[2] not in (3, 4) or frame.dtype != np.uint8:
+            raise DetectorError(f"expected a BGR uint8 image (H x W x 3), got {frame.dtype} {frame.shape}")
+        if frame.shape[2] == 4:
+            frame = frame[:, :, :3]
+        found = self._backend.run(np.ascontiguousarray(frame), self.conf, self.iou)
+        names = np.array([self.names[c] if 0 <= c < len(self.names) else str(c) for c in found.class_id],
+                         dtype=object)
+        return Detections(found.xyxy, found.confidence, found.class_id, found.facing, found.keypoints, names)
+
+
+class _UltralyticsRunner:
+    def __init__(self, weights: Path, imgsz: int) -> None:
+        ul = ultralytics_module()
+        try:
+            self.model = ul.YOLO(str(weights))
+        except Exception as err:  # noqa: BLE001 - a corrupt or foreign file
+            raise DetectorError(f"{weights}: cannot load these weights: {type(err).__name__}: {err}") from None
+        names = self.model.names
+        kpt = getattr(self.model.model, "kpt_shape", None)
+        self.imgsz = imgsz
+        self.info = ModelInfo(Path(weights), tuple(names[i] for i in range(len(names))), self.model.task,
+                              self.imgsz, tuple(kpt) if kpt else None)
+
+    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
+        result = self.model.predict(frame, imgsz=self.imgsz, conf=conf, iou=iou, max_det=MAX_DET, verbose=False,
+                                    device="cpu")[0]
+        return Detections.from_ultralytics(result)
+
+
+class _OnnxRunner:
+    """ONNX Runtime on an ultralytics export: letterbox, run, decode, NMS."""
+
+    def __init__(self, path: Path) -> None:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.log_severity_level = 3
+        opts.intra_op_num_threads = max(1, min(os.cpu_count() or 1, 8))
+        # busy-waiting threads cost more than they save on a small shared CPU
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as err:  # noqa: BLE001 - onnxruntime's own error types
+            raise DetectorError(f"{path}: cannot load this ONNX model: {err}") from None
+        meta = self.session.get_modelmeta().custom_metadata_map
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        self.shape = (int(inp.shape[2]), int(inp.shape[3]))  # height, width
+        names = _parse_names(meta.get("names", "{}"))
+        kpt = _parse_tuple(meta.get("kpt_shape"))
+        task = meta.get("task", "pose" if kpt else "detect")
+        self.kpt_shape = kpt if task == "pose" else None
+        self.info = ModelInfo(Path(path), names, task, max(self.shape), self.kpt_shape)
+
+    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
+        import cv2
+
+        h, w = frame.shape[:2]
+        th, tw = self.shape
+        r = min(th / h, tw / w)
+        nh, nw = int(round(h * r)), int(round(w * r))
+        top, left = int(round((th - nh) / 2 - 0.1)), int(round((tw - nw) / 2 - 0.1))
+        img = frame if (nh, nw) == (h, w) else cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
+        canvas = np.full((th, tw, 3), 114, np.uint8)
+        canvas[top:top + nh, left:left + nw] = img
+        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self.session.run(None, {self.input_name: np.ascontiguousarray(blob)})[0][0]  # (4 + nc [+ K*3], A)
+        nc = len(self.info.names)
+        scores = out[4:4 + nc]
+        cls = scores.argmax(axis=0)
+        best = scores[cls, np.arange(scores.shape[1])]
+        keep = best > conf
+        if not keep.any():
+            return Detections.empty()
+        box, best, cls = out[:4, keep].T, best[keep], cls[keep]
+        xyxy = np.stack([box[:, 0] - box[:, 2] / 2, box[:, 1] - box[:, 3] / 2,
+                         box[:, 0] + box[:, 2] / 2, box[:, 1] + box[:, 3] / 2], axis=1)
+        order = _nms(xyxy, best, cls, iou)[:MAX_DET]
+        xyxy, best, cls = xyxy[order], best[order], cls[order]
+        xyxy[:, [0, 2]] = ((xyxy[:, [0, 2]] - left) / r).clip(0, w)
+        xyxy[:, [1, 3]] = ((xyxy[:, [1, 3]] - top) / r).clip(0, h)
+        keypoints = facing = None
+        if self.kpt_shape:
+            k, d = self.kpt_shape
+            kp = out[4 + nc:4 + nc + k * d, keep].T[order].reshape(-1, k, d).astype(float)
+            kp[:, :, 0] = (kp[:, :, 0] - left) / r
+            kp[:, :, 1] = (kp[:, :, 1] - top) / r
+            if d == 2:
+                kp = np.concatenate([kp, np.ones(kp.shape[:2] + (1,))], axis=2)
+            keypoints = kp
+            facing = facing_from_keypoints(xyxy.astype(float), keypoints)
+        return Detections(xyxy.astype(float), best.astype(float), cls.astype(int), facing, keypoints)
+
+
+def _nms(xyxy: np.ndarray, scores: np.ndarray, cls: np.ndarray, iou: float) -> np.ndarray:
+    """Class-aware non-maximum suppression (boxes of different classes never suppress
+    each other, as in ultralytics); indices by falling score."""
+    import cv2
+
+    offset = cls.astype(np.float32)[:, None] * 7680.0  # ultralytics' max_wh: separate classes
+    b = xyxy.astype(np.float32) + offset
+    rects = np.stack([b[:, 0], b[:, 1], b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]], axis=1)
+    idx = cv2.dnn.NMSBoxes(rects.tolist(), scores.astype(np.float32).tolist(), 0.0, float(iou))
+    idx = np.asarray(idx, dtype=int).reshape(-1)
+    return idx[np.argsort(-scores[idx], kind="stable")]
+
+
+def _parse_names(text: str) -> tuple[str, ...]:
+    import ast
+
+    try:
+        names = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return ()
+    if isinstance(names, dict):
+        return tuple(str(names[i]) for i in sorted(names))
+    return tuple(str(n) for n in names)
+
+
+def _parse_tuple(text: str | None) -> tuple[int, ...] | None:
+    import ast
+
+    if not text:
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(value, int):
+        return (value, value)
+    return tuple(int(v) for v in value)

@@ -1,0 +1,181 @@
+"""Cells of a grid game's board in a frame: which cell a detection stands on, and every cell
+there is, for scoring a detector cell by cell (:mod:`vision.detect_eval`).
+
+A frame's ground truth (a rendered ``truth/*.json``, docs/rendering.md) gives the position
+(so the map or the tiles), the camera (intrinsics and lens distortion) and the board
+homography (board units -> pixels of the undistorted image). :class:`FrameGeometry` maps
+image points to board points and back; :func:`board_cells` lists a game's cells with a
+function from a board point to the cell under it, in the engine's own labels (hex
+``"0712"``, square ``"3,4"`` or ``"c5"``).
+
+>>> cells = board_cells("battle-grounds", {"position_source": {"options": {"board": "basic"}}})
+>>> len(cells.labels), cells.cell_at((0.5, 0.5)), cells.cell_at((2.2, 6.9)), cells.cell_at((-1, 0))
+(42, 'a1', 'c7', None)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["BoardCells", "FrameGeometry", "board_cells", "GRID_GAMES"]
+
+#: Games whose pieces stand on cells (The Game's field is measured in inches instead).
+GRID_GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds")
+
+
+@dataclass(frozen=True)
+class BoardCells:
+    """Every cell of a board (engine labels), its centre in board units, and the cell under
+    any board point (``None`` off the board)."""
+
+    labels: tuple[str, ...]
+    centres: np.ndarray  # len(labels) x 2, board units
+    cell_at: Callable[[tuple[float, float]], str | None]
+
+
+def board_cells(game: str, truth: Mapping[str, Any]) -> BoardCells:
+    """The cells of ``game``'s board in the frame described by ``truth``."""
+    options = (truth.get("position_source") or {}).get("options") or {}
+    if game == "oneworld":
+        return _oneworld(options)
+    if game == "when-gods-collide":
+        return _when_gods_collide(truth.get("position") or {})
+    if game == "wormholes":
+        return _wormholes()
+    if game == "battle-grounds":
+        return _battle_grounds(options)
+    raise ValueError(f"{game!r} has no grid of cells (grid games: {', '.join(GRID_GAMES)})")
+
+
+def _oneworld(options: Mapping[str, Any]) -> BoardCells:
+    from rules.registry import get_game
+    from vision.layout import HexLayout
+
+    board = get_game("oneworld", dict(options)).board
+    layout = HexLayout(size=1.0)
+    hexes = sorted(board.cells, key=lambda h: h.label())
+    labels = {h: h.label() for h in hexes}
+
+    def cell_at(point: tuple[float, float]) -> str | None:
+        return labels.get(layout.hex_at(point))
+
+    return BoardCells(tuple(labels.values()), np.array([layout.center(h) for h in hexes]), cell_at)
+
+
+def _when_gods_collide(position: Mapping[str, Any]) -> BoardCells:
+    from vision.artwork.when_gods_collide import WhenGodsCollideKit
+
+    tiles = position.get("tiles") or []
+    dx, dy = WhenGodsCollideKit.mat_offset(tiles) if tiles else (8, 8)
+    squares = set()
+    for t in tiles:
+        x, y = (int(v) for v in str(t["at"]).split(","))
+        squares.update({(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)})
+    ordered = sorted(squares, key=lambda s: (s[1], s[0]))
+
+    def cell_at(point: tuple[float, float]) -> str | None:
+        s = (math.floor(point[0]) - dx, math.floor(point[1]) - dy)
+        return f"{s[0]},{s[1]}" if s in squares else None
+
+    centres = np.array([(x + dx + 0.5, y + dy + 0.5) for x, y in ordered]).reshape(-1, 2)
+    return BoardCells(tuple(f"{x},{y}" for x, y in ordered), centres, cell_at)
+
+
+def _wormholes() -> BoardCells:
+    from rules.wormholes.board import CELLS
+
+    squares = {(c.x, c.y) for c in CELLS}
+    ordered = sorted(squares, key=lambda s: (s[1], s[0]))
+
+    def cell_at(point: tuple[float, float]) -> str | None:
+        s = (math.floor(point[0]) + 1, math.floor(point[1]) + 1)
+        return f"{s[0]},{s[1]}" if s in squares else None
+
+    centres = np.array([(x - 0.5, y - 0.5) for x, y in ordered]).reshape(-1, 2)
+    return BoardCells(tuple(f"{x},{y}" for x, y in ordered), centres, cell_at)
+
+
+def _battle_grounds(options: Mapping[str, Any]) -> BoardCells:
+    from rules.registry import get_game
+
+    board = get_game("battle-grounds", dict(options)).table.board
+    squares = {(s.x, s.y) for s in board.squares()}
+    ordered = sorted(squares, key=lambda s: (s[1], s[0]))
+
+    def label(x: int, y: int) -> str:
+        return f"{chr(ord('a') + x)}{y + 1}"
+
+    def cell_at(point: tuple[float, float]) -> str | None:
+        s = (math.floor(point[0]), math.floor(point[1]))
+        return label(*s) if s in squares else None
+
+    centres = np.array([(x + 0.5, y + 0.5) for x, y in ordered]).reshape(-1, 2)
+    return BoardCells(tuple(label(x, y) for x, y in ordered), centres, cell_at)
+
+
+class FrameGeometry:
+    """Image <-> board mapping of one frame: the camera's lens and the board homography.
+
+    ``board_to_image`` maps board units to pixels of the *undistorted* image, as in the
+    renderer's ground truth and :class:`calibration.pose.BoardPose`.
+    """
+
+    def __init__(self, board_to_image: np.ndarray, intrinsics: np.ndarray | None = None,
+                 distortion: np.ndarray | None = None) -> None:
+        self.h = np.asarray(board_to_image, float)
+        self.h_inv = np.linalg.inv(self.h)
+        self.k = None if intrinsics is None else np.asarray(intrinsics, float)
+        self.dist = None if distortion is None else np.asarray(distortion, float).reshape(-1)
+        if self.dist is not None and not np.any(self.dist):
+            self.dist = None
+
+    @classmethod
+    def from_truth(cls, truth: Mapping[str, Any]) -> FrameGeometry:
+        cam = truth.get("camera") or {}
+        return cls(np.array(truth["board"]["board_to_image"]), cam.get("intrinsics"), cam.get("distortion"))
+
+    def image_to_board(self, points: np.ndarray) -> np.ndarray:
+        """Pixels of the image as written (through the lens) -> board units."""
+        pts = np.asarray(points, float).reshape(-1, 2)
+        if len(pts) == 0:
+            return pts
+        if self.k is not None and self.dist is not None:
+            import cv2
+
+            pts = cv2.undistortPoints(pts.reshape(-1, 1, 2), self.k, self.dist, P=self.k).reshape(-1, 2)
+        q = np.c_[pts, np.ones(len(pts))] @ self.h_inv.T
+        return q[:, :2] / q[:, 2:3]
+
+    def board_to_image(self, points: np.ndarray) -> np.ndarray:
+        """Board units -> pixels of the image as written (through the lens)."""
+        pts = np.asarray(points, float).reshape(-1, 2)
+        if len(pts) == 0:
+            return pts
+        q = np.c_[pts, np.ones(len(pts))] @ self.h.T
+        q = q[:, :2] / q[:, 2:3]
+        if self.k is not None and self.dist is not None:
+            import cv2
+
+            norm = (q - self.k[:2, 2]) / np.array([self.k[0, 0], self.k[1, 1]])
+            obj = np.c_[norm, np.ones(len(norm))].reshape(-1, 1, 3)
+            q, _ = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), self.k, self.dist)
+            q = q.reshape(-1, 2)
+        return q
+
+    def camera_on_board(self) -> np.ndarray | None:
+        """The board point under the camera (the nadir), from the intrinsics and the
+        homography; ``None`` without intrinsics."""
+        if self.k is None:
+            return None
+        m = np.linalg.inv(self.k) @ self.h
+        scale = 1.0 / np.linalg.norm(m[:, 0])
+        r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+        r3 = np.cross(r1, r2)
+        rot = np.stack([r1, r2, r3], axis=1)
+        centre = -rot.T @ t
+        return centre[:2]

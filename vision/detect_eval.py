@@ -1,0 +1,513 @@
+"""Scoring a detector on a labelled dataset: mAP50-95, cells, boards, facing, dice, confusions.
+
+The figures are computed from the dataset's files every time:
+
+* **mAP50-95** from the YOLO label files (``labels/``), so any ultralytics dataset works,
+  your own photos included: COCO-style average precision (101-point interpolation) per
+  class at IoU 0.50, 0.55 .. 0.95, averaged over the thresholds and the classes present.
+  Detections at every confidence down to ``MAP_CONF`` take part, as in ultralytics' ``val``.
+* **Per cell** (grid games, rendered data with ``truth/``): every cell of the board whose
+  centre is in the frame counts. Its truth is the multiset of classes of the labelled
+  pieces the ground truth puts on it (``cell``), an empty cell's truth is empty; the
+  prediction is the multiset of classes of the detections (confidence at least the
+  operating threshold, hands left out) whose anchor maps through the frame's homography
+  into the cell. A piece held in a hand is on no cell (it and a detection overlapping
+  it are left out). Anchors: the box centre for flat pieces; for standing ones the end
+  of the box towards the point under the camera, moved half a base further away. A cell is right when the two agree: empty, or exactly the right pieces
+  (a whole stack, a checker and its Seth token). **Whole board**: frames with every cell
+  right.
+* **Facing** (The Game): for each labelled piece with a seen front dot, the detection of
+  the same class overlapping its box most (IoU >= 0.5); its box centre and keypoint are
+  mapped onto the field and the direction compared with the engine's facing. Median and
+  95th percentile of the error in degrees; pieces not found are counted apart.
+* **Dice**: labelled dice (the kit's ``die`` pieces) read right: a detection of the same
+  class with IoU >= 0.5.
+* **Confusion table**: labelled boxes matched to detections (IoU >= 0.5, highest
+  confidence first): rows the true class, columns the detected one, ``missed`` and
+  ``background`` (a detection matching nothing).
+
+:func:`evaluate` takes any function from a frame to :class:`Detections`, so the scoring can
+be checked with a perfect "detector" that reads the labels back (tests do).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.detect_cells import GRID_GAMES, FrameGeometry, board_cells
+from vision.detections import Detections
+
+__all__ = ["EvalReport", "Sample", "evaluate", "load_samples", "average_precision", "box_iou", "MAP_CONF"]
+
+MAP_CONF = 0.001
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One image of a dataset: its path, its labels (classes, boxes in pixels, keypoints)
+    and its ground truth JSON when the dataset was rendered."""
+
+    image: Path
+    classes: np.ndarray
+    boxes: np.ndarray
+    keypoints: np.ndarray | None
+    truth: Mapping[str, Any] | None
+    size: tuple[int, int]  # width, height
+
+
+def _read_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    w, h = size
+    classes, boxes, kps = [], [], []
+    if path.is_file():
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            parts = line.split()
+            if not parts:
+                continue
+            try:
+                values = [float(v) for v in parts]
+            except ValueError:
+                raise ValueError(f"{path}: line {n}: not numbers: {line.strip()!r}") from None
+            if len(values) < 5:
+                raise ValueError(f"{path}: line {n}: expected class cx cy w h, got {len(values)} values")
+            c, cx, cy, bw, bh = values[:5]
+            classes.append(int(c))
+            boxes.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
+            rest = values[5:]
+            if len(rest) >= 3:
+                kps.append([rest[0] * w, rest[1] * h, rest[2]])
+            elif len(rest) >= 2:
+                kps.append([rest[0] * w, rest[1] * h, 2.0])
+            else:
+                kps.append([0.0, 0.0, 0.0])
+    keypoints = np.array(kps, float).reshape(-1, 3) if kps else None
+    return np.array(classes, int), np.array(boxes, float).reshape(-1, 4), keypoints
+
+
+def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
+    """The images of a dataset folder (``images/<split>/``; every split when ``split`` is
+    ``None``), with their labels and ground truth."""
+    import cv2
+
+    folder = Path(folder)
+    splits = [split] if split else sorted(p.name for p in (folder / "images").iterdir() if p.is_dir()) \
+        if (folder / "images").is_dir() else []
+    samples = []
+    for sp in splits:
+        for img in sorted((folder / "images" / sp).iterdir()):
+            if img.suffix.lower() not in IMAGE_SUFFIXES:
+                continue
+            truth_path = folder / "truth" / sp / f"{img.stem}.json"
+            truth = json.loads(truth_path.read_text(encoding="utf-8")) if truth_path.is_file() else None
+            if truth is not None and truth.get("image_size"):
+                size = (int(truth["image_size"][0]), int(truth["image_size"][1]))
+            else:
+                shape = cv2.imread(str(img), cv2.IMREAD_UNCHANGED).shape
+                size = (shape[1], shape[0])
+            classes, boxes, kps = _read_labels(folder / "labels" / sp / f"{img.stem}.txt", size)
+            samples.append(Sample(img, classes, boxes, kps, truth, size))
+    return samples
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` (N x 4) with every box in ``b`` (M x 4): N x M.
+
+    >>> box_iou(np.array([[0., 0, 2, 2]]), np.array([[1., 0, 3, 2], [0, 0, 2, 2]])).round(3).tolist()
+    [[0.333, 1.0]]
+    """
+    a = np.asarray(a, float).reshape(-1, 4)
+    b = np.asarray(b, float).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)
+
+
+def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
+    """COCO's 101-point interpolated average precision of a precision/recall curve.
+
+    >>> average_precision(np.array([0.5, 1.0]), np.array([1.0, 1.0]))
+    1.0
+    """
+    r = np.concatenate([[0.0], recall, [1.0]])
+    p = np.concatenate([[1.0], precision, [0.0]])
+    p = np.flip(np.maximum.accumulate(np.flip(p)))
+    x = np.linspace(0, 1, 101)
+    idx = np.searchsorted(r, x, side="left")
+    return float(np.mean(np.where(idx < len(p), p[np.minimum(idx, len(p) - 1)], 0.0)))
+
+
+@dataclass
+class _Matches:
+    """Per detection (over all images): class, confidence, true-positive flag per IoU threshold."""
+
+    cls: list[np.ndarray] = field(default_factory=list)
+    conf: list[np.ndarray] = field(default_factory=list)
+    tp: list[np.ndarray] = field(default_factory=list)
+    n_true: Counter = field(default_factory=Counter)  # type: ignore[type-arg]
+
+
+def _match_for_map(det: Detections, classes: np.ndarray, boxes: np.ndarray, acc: _Matches) -> None:
+    acc.n_true.update(int(c) for c in classes)
+    n = len(det)
+    tp = np.zeros((n, len(IOU_THRESHOLDS)), bool)
+    if n and len(classes):
+        iou = box_iou(det.xyxy, boxes)
+        iou[det.class_id[:, None] != classes[None, :]] = 0.0
+        order = np.argsort(-det.confidence, kind="stable")
+        for t, thr in enumerate(IOU_THRESHOLDS):
+            used = np.zeros(len(classes), bool)
+            for i in order:
+                cand = np.where(~used & (iou[i] >= thr))[0]
+                if len(cand):
+                    j = cand[np.argmax(iou[i, cand])]
+                    used[j] = True
+                    tp[i, t] = True
+    acc.cls.append(det.class_id.astype(int))
+    acc.conf.append(det.confidence.astype(float))
+    acc.tp.append(tp)
+
+
+def _map(acc: _Matches) -> tuple[float, float, dict[int, float]]:
+    """mAP50-95, mAP50 and AP50-95 per class (classes with labelled boxes)."""
+    cls = np.concatenate(acc.cls) if acc.cls else np.zeros(0, int)
+    conf = np.concatenate(acc.conf) if acc.conf else np.zeros(0)
+    tp = np.concatenate(acc.tp) if acc.tp else np.zeros((0, len(IOU_THRESHOLDS)), bool)
+    per_class: dict[int, float] = {}
+    ap50 = []
+    for c, n in sorted(acc.n_true.items()):
+        sel = cls == c
+        order = np.argsort(-conf[sel], kind="stable")
+        t = tp[sel][order]
+        if len(t) == 0:
+            per_class[c] = 0.0
+            ap50.append(0.0)
+            continue
+        ctp = np.cumsum(t, axis=0)
+        cfp = np.cumsum(~t, axis=0)
+        recall = ctp / n
+        precision = ctp / np.maximum(ctp + cfp, 1e-12)
+        aps = [average_precision(recall[:, k], precision[:, k]) for k in range(len(IOU_THRESHOLDS))]
+        per_class[c] = float(np.mean(aps))
+        ap50.append(aps[0])
+    if not per_class:
+        return float("nan"), float("nan"), {}
+    return float(np.mean(list(per_class.values()))), float(np.mean(ap50)), per_class
+
+
+def _greedy_pairs(det: Detections, boxes: np.ndarray, thr: float = 0.5) -> dict[int, int]:
+    """Labelled box index -> detection index, by falling confidence, IoU >= ``thr``, any class."""
+    pairs: dict[int, int] = {}
+    if not len(det) or not len(boxes):
+        return pairs
+    iou = box_iou(det.xyxy, boxes)
+    for i in np.argsort(-det.confidence, kind="stable"):
+        free = [j for j in np.where(iou[i] >= thr)[0] if j not in pairs]
+        if free:
+            pairs[int(max(free, key=lambda j: iou[i, j]))] = int(i)
+    return pairs
+
+
+@dataclass
+class EvalReport:
+    """The figures of one evaluation; :meth:`text` prints them."""
+
+    game: str
+    images: int
+    names: tuple[str, ...]
+    map50_95: float
+    map50: float
+    ap_per_class: dict[int, float]
+    cells: int = 0
+    cells_right: int = 0
+    boards: int = 0
+    boards_right: int = 0
+    facing_errors: list[float] = field(default_factory=list)
+    facing_missed: int = 0
+    dice: int = 0
+    dice_right: int = 0
+    confusion: np.ndarray | None = None  # (nc + 1) x (nc + 1): last row background, last column missed
+    seconds_per_image: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def cell_accuracy(self) -> float | None:
+        return self.cells_right / self.cells if self.cells else None
+
+    @property
+    def board_accuracy(self) -> float | None:
+        return self.boards_right / self.boards if self.boards else None
+
+    @property
+    def dice_accuracy(self) -> float | None:
+        return self.dice_right / self.dice if self.dice else None
+
+    @property
+    def facing_median(self) -> float | None:
+        return float(np.median(self.facing_errors)) if self.facing_errors else None
+
+    @property
+    def facing_p95(self) -> float | None:
+        return float(np.percentile(self.facing_errors, 95)) if self.facing_errors else None
+
+    def figures(self) -> dict[str, Any]:
+        """The headline figures as plain values (``None``: not measurable on this data)."""
+        return {
+            "images": self.images,
+            "map50_95": _round(self.map50_95),
+            "map50": _round(self.map50),
+            "cell_accuracy": _round(self.cell_accuracy),
+            "cells": self.cells,
+            "board_accuracy": _round(self.board_accuracy),
+            "boards": self.boards,
+            "facing_median_deg": _round(self.facing_median, 2),
+            "facing_p95_deg": _round(self.facing_p95, 2),
+            "facing_pieces": len(self.facing_errors),
+            "facing_missed": self.facing_missed,
+            "dice_accuracy": _round(self.dice_accuracy),
+            "dice": self.dice,
+            "ms_per_image": round(self.seconds_per_image * 1000, 1),
+        }
+
+    def text(self) -> str:
+        """The report as the ``eval`` command prints it."""
+        f = self.figures()
+        lines = [f"{self.game}: {self.images} images"]
+        lines.append(f"mAP50-95          {_fmt(f['map50_95'])}   (mAP50 {_fmt(f['map50'])})")
+        if self.cells:
+            lines.append(f"per cell          {_pct(self.cell_accuracy)}   ({self.cells_right}/{self.cells} cells)")
+            lines.append(f"whole board       {_pct(self.board_accuracy)}   ({self.boards_right}/{self.boards} frames)")
+        else:
+            lines.append("per cell          n/a (needs truth/ with a grid game's cells)")
+        if self.facing_errors or self.facing_missed:
+            lines.append(f"facing error      median {_fmt(f['facing_median_deg'], 1)} deg, "
+                         f"95th percentile {_fmt(f['facing_p95_deg'], 1)} deg "
+                         f"({len(self.facing_errors)} pieces; {self.facing_missed} not found)")
+        if self.dice:
+            lines.append(f"dice              {_pct(self.dice_accuracy)}   ({self.dice_right}/{self.dice} dice)")
+        lines.append(f"detector          {f['ms_per_image']} ms per image (while evaluating)")
+        lines += [f"note: {n}" for n in self.notes]
+        if self.confusion is not None:
+            lines.append("")
+            lines.append(self.confusion_text())
+        return "\n".join(lines)
+
+    def confusion_text(self) -> str:
+        """Rows: true class; columns: detected class (by index), ``miss``; last row: false
+        detections (background)."""
+        m = self.confusion
+        assert m is not None
+        nc = len(self.names)
+        used = [i for i in range(nc) if m[i].sum() or m[:, i].sum()]
+        width = max(4, len(str(int(m.max()))) + 1)
+        head = "confusion (rows: true class; columns: detected class; miss: not detected)"
+        cols = "".join(f"{i:>{width}}" for i in used) + f"{'miss':>{width + 1}}"
+        name_w = max([len(self.names[i]) for i in used] + [10]) + 5
+        rows = [head, " " * name_w + cols]
+        for i in used:
+            cells = "".join(f"{int(m[i, j]) if m[i, j] else '.':>{width}}" for j in used)
+            rows.append(f"{i:>3} {self.names[i]:<{name_w - 4}}{cells}{int(m[i, nc]):>{width + 1}}")
+        cells = "".join(f"{int(m[nc, j]) if m[nc, j] else '.':>{width}}" for j in used)
+        rows.append(f"{'':>3} {'background':<{name_w - 4}}{cells}{'':>{width + 1}}")
+        return "\n".join(rows)
+
+
+def _round(v: float | None, digits: int = 4) -> float | None:
+    return None if v is None or (isinstance(v, float) and math.isnan(v)) else round(float(v), digits)
+
+
+def _fmt(v: float | None, digits: int = 3) -> str:
+    return "n/a" if v is None else f"{v:.{digits}f}"
+
+
+def _pct(v: float | None) -> str:
+    return "n/a" if v is None else f"{100 * v:6.2f}%"
+
+
+def _angle_diff(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def evaluate(game: str, samples: Sequence[Sample], detect: Callable[[np.ndarray], Detections],
+             names: Sequence[str], *, conf: float = 0.25, progress: Callable[[int, int], None] | None = None,
+             standing: Iterable[str] | None = None, dice_classes: Iterable[str] | None = None) -> EvalReport:
+    """Run ``detect`` (frame -> detections at every confidence down to ``MAP_CONF``) on
+    ``samples`` and compute the figures (see the module docstring). ``conf``: the operating
+    threshold for cells, dice, facing and confusions. ``standing``/``dice_classes``: class
+    names of standing pieces (anchored at their base) and of dice; by default from the kit."""
+    import time
+
+    import cv2
+
+    names = tuple(names)
+    nc = len(names)
+    standing_set, dice_set, base_radius = _kit_facts(game, standing, dice_classes)
+    hand = names.index("hand") if "hand" in names else -1
+    acc = _Matches()
+    confusion = np.zeros((nc + 1, nc + 1), int)
+    report = EvalReport(game, len(samples), names, float("nan"), float("nan"), {})
+    spent = 0.0
+    for k, s in enumerate(samples):
+        frame = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"{s.image}: cannot read this image")
+        began = time.perf_counter()
+        det = detect(frame)
+        spent += time.perf_counter() - began
+        _match_for_map(det, s.classes, s.boxes, acc)
+        firm = det[det.confidence >= conf]
+        pairs = _greedy_pairs(firm, s.boxes)
+        for j, c in enumerate(s.classes):
+            i = pairs.get(j)
+            confusion[c if 0 <= c < nc else nc, nc if i is None else min(int(firm.class_id[i]), nc)] += 1
+        for i in set(range(len(firm))) - set(pairs.values()):
+            confusion[nc, min(int(firm.class_id[i]), nc)] += 1
+        if s.truth is not None:
+            _truth_figures(game, s, firm, names, hand, standing_set, dice_set, base_radius, report)
+        if progress:
+            progress(k + 1, len(samples))
+    report.map50_95, report.map50, report.ap_per_class = _map(acc)
+    report.confusion = confusion
+    report.seconds_per_image = spent / max(1, len(samples))
+    if samples and all(s.truth is None for s in samples):
+        report.notes.append("no truth/ folder: per-cell, board, facing and dice figures need rendered ground truth")
+    return report
+
+
+def _kit_facts(game: str, standing: Iterable[str] | None,
+               dice_classes: Iterable[str] | None) -> tuple[set[str], set[str], dict[str, float]]:
+    radius: dict[str, float] = {}
+    try:
+        from vision.artwork import get_kit
+
+        kit = get_kit(game)
+    except Exception:  # noqa: BLE001 - a game without a kit: nothing known
+        kit = None
+    if kit is not None:
+        for name, kind in kit.pieces.items():
+            if kind.standing:
+                radius[name] = min(kind.footprint_mm) / 2 / kit.mm_per_unit
+    st = set(standing) if standing is not None else set(radius)
+    if dice_classes is not None:
+        dc = set(dice_classes)
+    else:
+        dc = {n for n, k in kit.pieces.items() if k.group == "die"} if kit is not None else set()
+    return st, dc, radius
+
+
+def _anchors(det: Detections, names: Sequence[str], geo: FrameGeometry, standing: set[str],
+             base_radius: Mapping[str, float]) -> np.ndarray:
+    """Board points under each detection: the box centre for flat pieces. A standing piece
+    rises from its base towards the vertical vanishing point's opposite, so its base is at
+    the end of the box nearest the image of the point under the camera (the box's bottom
+    in an oblique view, any side in a view from above): that end, mapped onto the board and
+    moved half a base away from the camera."""
+    if not len(det):
+        return np.zeros((0, 2))
+    centres = det.anchors("center")
+    out = geo.image_to_board(centres)
+    nadir = geo.camera_on_board()
+    nadir_img = None if nadir is None else (geo.h @ np.array([nadir[0], nadir[1], 1.0]))
+    for i, c in enumerate(det.class_id):
+        name = names[c] if 0 <= c < len(names) else ""
+        if name not in standing:
+            continue
+        x1, y1, x2, y2 = det.xyxy[i]
+        direction = np.array([0.0, 1.0])  # no camera known: the bottom of the box
+        limit = np.inf
+        if nadir_img is not None and abs(nadir_img[2]) > 1e-12:
+            d = nadir_img[:2] / nadir_img[2] - centres[i]
+            limit = float(np.hypot(*d))  # a camera right above the piece: stop there
+            if limit > 1e-9:
+                direction = d / limit
+        half = np.array([(x2 - x1) / 2, (y2 - y1) / 2])
+        with np.errstate(divide="ignore"):
+            reach = float(np.min(np.where(np.abs(direction) > 1e-12, half / np.abs(direction), np.inf)))
+        p = geo.image_to_board((centres[i] + direction * min(reach, limit))[None])[0]
+        if nadir is not None:
+            away = p - nadir
+            norm = float(np.hypot(*away))
+            if norm > 1e-9:  # half a base away from the camera, never past the point below it
+                p = p + away / norm * min(base_radius.get(name, 0.0), norm)
+        out[i] = p
+    return out
+
+
+def _truth_figures(game: str, s: Sample, det: Detections, names: Sequence[str], hand: int, standing: set[str],
+                   dice: set[str], base_radius: Mapping[str, float], report: EvalReport) -> None:
+    truth = s.truth
+    assert truth is not None
+    pieces = [p for p in truth.get("pieces", []) if p.get("in_labels")]
+    # a piece held in a hand is on no cell: neither it nor the detection of it counts there
+    held = np.array([p["box"] for p in pieces if p.get("held")], float).reshape(-1, 4)
+    geo = FrameGeometry.from_truth(truth)
+    # dice: a labelled die read right when a detection of its class overlaps it
+    for p in pieces:
+        if p.get("class") in dice:
+            report.dice += 1
+            same = det[det.class_id == p["class_id"]]
+            if len(same) and box_iou(np.array([p["box"]]), same.xyxy).max() >= 0.5:
+                report.dice_right += 1
+    if game in GRID_GAMES:
+        cells = board_cells(game, truth)
+        w, h = s.size
+        centres = geo.board_to_image(cells.centres)
+        inside = (centres[:, 0] >= 0) & (centres[:, 0] < w) & (centres[:, 1] >= 0) & (centres[:, 1] < h)
+        counted = {lab for lab, ok in zip(cells.labels, inside) if ok}
+        want: dict[str, Counter] = {lab: Counter() for lab in counted}  # type: ignore[type-arg]
+        for p in pieces:
+            if isinstance(p.get("cell"), str) and p["cell"] in want and not p.get("held"):
+                want[p["cell"]][p["class"]] += 1
+        got: dict[str, Counter] = {lab: Counter() for lab in counted}  # type: ignore[type-arg]
+        keep = det.class_id != hand
+        if len(held) and len(det):
+            keep &= box_iou(det.xyxy, held).max(axis=1) < 0.5
+        pieces_det = det[keep]
+        for (u, v), c in zip(_anchors(pieces_det, names, geo, standing, base_radius), pieces_det.class_id):
+            lab = cells.cell_at((float(u), float(v)))
+            if lab in got:
+                got[lab][names[c] if 0 <= c < len(names) else str(c)] += 1
+        right = sum(1 for lab in counted if want[lab] == got[lab])
+        report.cells += len(counted)
+        report.cells_right += right
+        if counted:
+            report.boards += 1
+            report.boards_right += int(right == len(counted))
+    if game == "the-game":
+        for p in pieces:
+            kp = p.get("keypoint")
+            facing = (p.get("extra") or {}).get("facing")
+            if kp is None or facing is None or kp[2] != 2:
+                continue
+            same = det[det.class_id == p["class_id"]]
+            if not len(same) or same.keypoints is None:
+                report.facing_missed += 1
+                continue
+            iou = box_iou(np.array([p["box"]]), same.xyxy)[0]
+            i = int(np.argmax(iou))
+            if iou[i] < 0.5:
+                report.facing_missed += 1
+                continue
+            centre = same.anchors("center")[i]
+            dot = same.keypoints[i, 0, :2]
+            a, b = geo.image_to_board(np.array([centre, dot]))
+            measured = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
+            report.facing_errors.append(_angle_diff(measured, float(facing)))
+
+
+def labels_as_detections(sample: Sample) -> Detections:
+    """A perfect detector for ``sample``: its own labels as detections (confidence 1)."""
+    n = len(sample.classes)
+    kps = sample.keypoints[:, None, :] if sample.keypoints is not None and n else None
+    return Detections(sample.boxes.copy(), np.ones(n), sample.classes.copy(), None, kps)

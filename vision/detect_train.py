@@ -1,0 +1,269 @@
+"""Training detectors with ultralytics: from scratch on rendered data, or fine-tuning shipped weights.
+
+A model's *recipe* (``models/<game>.json``, package data beside the weights) says how its
+shipped weights were made: the architecture (an ultralytics model YAML, trained from
+scratch, never a pretrained download), the rendered dataset (count, seed, image size, share
+of hands), the epochs, image size, batch, seed and the few hyper-parameters changed from
+ultralytics' defaults, and the held-out set it was measured on. :func:`train` runs it;
+``tabletop train`` (:mod:`tabletop.training`) is the command line.
+
+>>> r = Recipe.from_json({"game": "oneworld", "architecture": "yolo11n.yaml",
+...                       "data": {"count": 10, "seed": 1}, "train": {"epochs": 2}})
+>>> r.epochs, r.imgsz, r.data_size, r.keypoints
+(2, 640, (640, 480), False)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from vision.detect import DetectorError, ultralytics_module
+
+__all__ = ["Recipe", "RecipeError", "TrainResult", "EpochReport", "load_recipe", "train", "resolved_data_yaml",
+           "tile_dataset"]
+
+
+class RecipeError(DetectorError):
+    """A recipe that is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a shipped model is made (see the module docstring); values as in ``models/<game>.json``."""
+
+    game: str
+    architecture: str
+    data_count: int
+    data_seed: int
+    data_size: tuple[int, int] = (640, 480)
+    data_hands: float = 0.3
+    data_val: float = 0.1
+    epochs: int = 10
+    imgsz: int = 640
+    batch: int = 16
+    seed: int = 0
+    hyperparameters: Mapping[str, Any] = field(default_factory=dict)
+    eval_count: int = 200
+    eval_seed: int = 1001
+    tile: int = 0  # > 0: train on tiles this many pixels square cut from the renders at full scale
+    tiles_per_image: int = 2
+
+    @property
+    def keypoints(self) -> bool:
+        """Whether the model is a pose model (The Game's front dot)."""
+        return "pose" in self.architecture
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Recipe:
+        try:
+            data, tr, ev = doc["data"], doc.get("train", {}), doc.get("eval", {})
+            return cls(
+                game=str(doc["game"]),
+                architecture=str(doc["architecture"]),
+                data_count=int(data["count"]),
+                data_seed=int(data["seed"]),
+                data_size=tuple(int(v) for v in data.get("size", (640, 480))),  # type: ignore[arg-type]
+                data_hands=float(data.get("hands", 0.3)),
+                data_val=float(data.get("val", 0.1)),
+                epochs=int(tr.get("epochs", 10)),
+                imgsz=int(tr.get("imgsz", 640)),
+                batch=int(tr.get("batch", 16)),
+                seed=int(tr.get("seed", 0)),
+                hyperparameters=dict(doc.get("hyperparameters", {})),
+                eval_count=int(ev.get("count", 200)),
+                eval_seed=int(ev.get("seed", 1001)),
+                tile=int(data.get("tile", 0)),
+                tiles_per_image=int(data.get("tiles_per_image", 2)),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise RecipeError(f"malformed recipe: {type(err).__name__}: {err}") from None
+
+
+def load_recipe(game: str) -> Recipe:
+    """The recipe of the model shipped for ``game`` (``models/<game>.json``)."""
+    path = resources.files("models") / f"{game}.json"
+    if not path.is_file():
+        raise RecipeError(f"no training recipe for {game!r} (models/{game}.json is not shipped)")
+    try:
+        return Recipe.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except json.JSONDecodeError as err:
+        raise RecipeError(f"models/{game}.json: invalid JSON at line {err.lineno}: {err.msg}") from None
+
+
+def resolved_data_yaml(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
+    """Check an ultralytics dataset folder and write a copy of its ``data.yaml`` whose
+    ``path`` is absolute (ultralytics otherwise resolves a relative path against its own
+    datasets folder) into ``into``; return that copy and the parsed document."""
+    import yaml  # a dependency of ultralytics
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DetectorError(f"{folder}: no such folder (give a dataset folder holding data.yaml)")
+    src = folder / "data.yaml"
+    if not src.is_file():
+        raise DetectorError(f"{folder}: no data.yaml in it (an ultralytics dataset: data.yaml, images/, labels/)")
+    try:
+        doc = yaml.safe_load(src.read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        line = getattr(getattr(err, "problem_mark", None), "line", None)
+        where = f" at line {line + 1}" if line is not None else ""
+        raise DetectorError(f"{src}: not valid YAML{where}") from None
+    if not isinstance(doc, dict):
+        raise DetectorError(f"{src}: expected a mapping with path, train, val and names")
+    missing = [k for k in ("train", "val", "names") if k not in doc]
+    if missing:
+        raise DetectorError(f"{src}: missing {', '.join(missing)} (an ultralytics dataset needs train, val, names)")
+    names = doc["names"]
+    if isinstance(names, list):
+        names = dict(enumerate(names))
+    if not isinstance(names, dict) or not names:
+        raise DetectorError(f"{src}: names must be a list or a mapping of class ids to names")
+    base = Path(doc.get("path") or folder)
+    if not base.is_absolute():
+        base = (folder / base).resolve()
+    for split in ("train", "val"):
+        if not (base / str(doc[split])).exists():
+            raise DetectorError(f"{src}: {split} images not found at {base / str(doc[split])}")
+    doc = dict(doc, path=str(base), names={int(k): str(v) for k, v in names.items()})
+    into.mkdir(parents=True, exist_ok=True)
+    out = into / "data.yaml"
+    out.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return out, doc
+
+
+@dataclass(frozen=True)
+class EpochReport:
+    """One finished epoch, as the progress callback sees it."""
+
+    epoch: int
+    epochs: int
+    seconds: float
+    metrics: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    weights: Path
+    seconds: float
+    epochs: int
+    run_dir: Path
+    metrics: Mapping[str, float]
+
+
+def train(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None = None,
+          progress: Callable[[EpochReport], None] | None = None, fraction: float = 1.0,
+          verbose: bool = False) -> TrainResult:
+    """Train per ``recipe`` on ``data_yaml``; write ``out/<game>.pt``.
+
+    ``start_from``: weights to fine-tune (a user's own photos); ``None`` trains from scratch
+    from ``recipe.architecture`` (a model YAML: nothing is downloaded). ``fraction`` uses
+    that share of the training images (quick checks).
+    """
+    ul = ultralytics_module()
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    model = ul.YOLO(str(start_from) if start_from is not None else recipe.architecture)
+    began = time.perf_counter()
+
+    def on_epoch(trainer: Any) -> None:
+        if progress is None:
+            return
+        metrics = {k: float(v) for k, v in (getattr(trainer, "metrics", None) or {}).items()}
+        progress(EpochReport(int(trainer.epoch) + 1, int(trainer.epochs), time.perf_counter() - began, metrics))
+
+    model.add_callback("on_fit_epoch_end", on_epoch)
+    args = dict(recipe.hyperparameters)
+    args.update(
+        data=str(data_yaml), epochs=recipe.epochs, imgsz=recipe.imgsz, batch=recipe.batch, seed=recipe.seed,
+        device="cpu", workers=0, plots=False, project=str(out), name="run", exist_ok=True, amp=False,
+        fraction=fraction, verbose=verbose, deterministic=True,
+    )
+    model.train(**args)
+    seconds = time.perf_counter() - began
+    trainer = model.trainer
+    best = Path(trainer.best) if Path(trainer.best).is_file() else Path(trainer.last)
+    target = out / f"{recipe.game}.pt"
+    shutil.copyfile(best, target)
+    metrics = {k: float(v) for k, v in (getattr(trainer, "metrics", None) or {}).items()}
+    return TrainResult(target, seconds, recipe.epochs, Path(trainer.save_dir), metrics)
+
+
+def with_overrides(recipe: Recipe, **changes: Any) -> Recipe:
+    """``recipe`` with the given fields replaced (``None`` values ignored)."""
+    return replace(recipe, **{k: v for k, v in changes.items() if v is not None})
+
+
+def tile_dataset(src: Path, dst: Path, tile: int, per_image: int, seed: int) -> Path:
+    """Cut ``per_image`` square tiles of ``tile`` pixels from every image of the ultralytics
+    dataset ``src`` (full scale, no resizing) into ``dst``, with their labels; returns
+    ``dst/data.yaml``.
+
+    Pieces are small (10 to 30 pixels in a 640x480 frame), so the detector must learn them
+    at full scale; a 320-pixel tile costs a quarter of a 640-pixel frame to train on, and a
+    network that is all convolutions then runs on whole frames. The first tile of an image
+    is centred near a random labelled piece, the others anywhere in the image (so the
+    table, clutter and hands are seen too). A box is kept when at least half of it lies in
+    the tile (clipped to it); a keypoint outside the tile becomes ``0 0 0``. Deterministic
+    for a given ``seed``.
+    """
+    import cv2
+    import numpy as np
+    import yaml
+
+    src, dst = Path(src), Path(dst)
+    doc = yaml.safe_load((src / "data.yaml").read_text(encoding="utf-8"))
+    rng = np.random.default_rng(seed)
+    for split in ("train", "val"):
+        (dst / "images" / split).mkdir(parents=True, exist_ok=True)
+        (dst / "labels" / split).mkdir(parents=True, exist_ok=True)
+        folder = src / "images" / split
+        for img_path in sorted(folder.iterdir()) if folder.is_dir() else []:
+            image = cv2.imread(str(img_path), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            h, w = image.shape[:2]
+            label_path = src / "labels" / split / f"{img_path.stem}.txt"
+            rows = [ln.split() for ln in label_path.read_text().splitlines() if ln.strip()] \
+                if label_path.is_file() else []
+            boxes = np.array([[float(v) for v in r[1:5]] for r in rows], float).reshape(-1, 4)
+            px = boxes * [w, h, w, h]
+            for k in range(per_image):
+                size = min(tile, w, h)
+                if k == 0 and len(px):
+                    cx, cy = px[int(rng.integers(len(px))), :2] + rng.normal(0, size / 6, 2)
+                else:
+                    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+                x0 = int(np.clip(round(cx - size / 2), 0, w - size))
+                y0 = int(np.clip(round(cy - size / 2), 0, h - size))
+                lines = []
+                for r, (bx, by, bw, bh) in zip(rows, px):
+                    a = np.array([bx - bw / 2, by - bh / 2, bx + bw / 2, by + bh / 2]) - [x0, y0, x0, y0]
+                    c = a.clip(0, size)
+                    area = max((a[2] - a[0]) * (a[3] - a[1]), 1e-9)
+                    if (c[2] - c[0]) * (c[3] - c[1]) < 0.5 * area or min(c[2] - c[0], c[3] - c[1]) < 2:
+                        continue
+                    out = [r[0], (c[0] + c[2]) / 2 / size, (c[1] + c[3]) / 2 / size, (c[2] - c[0]) / size,
+                           (c[3] - c[1]) / size]
+                    if len(r) >= 8:  # one keypoint: x y v
+                        kx, ky, v = float(r[5]) * w - x0, float(r[6]) * h - y0, int(float(r[7]))
+                        if v and 0 <= kx < size and 0 <= ky < size:
+                            out += [kx / size, ky / size, v]
+                        else:
+                            out += [0.0, 0.0, 0]
+                    lines.append(" ".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in out))
+                stem = f"{img_path.stem}_{k}"
+                cv2.imwrite(str(dst / "images" / split / f"{stem}.jpg"), image[y0:y0 + size, x0:x0 + size],
+                            [cv2.IMWRITE_JPEG_QUALITY, 95])
+                (dst / "labels" / split / f"{stem}.txt").write_text("".join(ln + "\n" for ln in lines))
+    out_doc = {k: v for k, v in doc.items() if k not in ("path",)}
+    out_doc = dict(path=str(dst.resolve()), **{k: v for k, v in out_doc.items() if k != "path"})
+    out_doc["train"], out_doc["val"] = "images/train", "images/val"
+    (dst / "data.yaml").write_text(yaml.safe_dump(out_doc, sort_keys=False), encoding="utf-8")
+    return dst / "data.yaml"
