@@ -12,6 +12,9 @@ Commands (each has ``--help``; docs/cli.md has examples)::
     tabletop calibrate field IMAGE [--size 24x24] [--marker-size MM] --out FILE
     tabletop render GAME --count N --out DIR [--seed S] [--size 640x480] [--hands 0.3]
     tabletop print GAME [--paper letter|a4] [--out DIR] [--format pdf,png]
+    tabletop train GAME [--data DIR] [--epochs N] [--imgsz N] [--seed S] [--out DIR]
+    tabletop eval GAME --data DIR [--weights W] [--backend auto|ultralytics|onnx]
+    tabletop play GAME (--camera N | --video F | --images DIR | --url U) [--rolls ...] [--audio ...]
 
 Exit status: 0 done (or the action is legal), 1 the rules forbid an action, 2 bad input
 (one line on standard error naming the field), 3 a bug in tabletop.
@@ -40,8 +43,10 @@ from tabletop.commands import (
     run_replay,
 )
 from tabletop.errors import TabletopError
+from tabletop.live.play import add_play_parser
 from tabletop.printing import add_print_parser
 from tabletop.rendering import add_render_parser
+from tabletop.training import add_eval_parser, add_train_parser
 
 __all__ = ["main", "build_parser"]
 
@@ -220,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_calibrate_parser(commands, _formatter, _Parser, EXIT_TEXT)
     add_render_parser(commands, _formatter, _Parser, EXIT_TEXT)
     add_print_parser(commands, _formatter, EXIT_TEXT)
+    add_train_parser(commands, _formatter, _Parser, EXIT_TEXT)
+    add_eval_parser(commands, _formatter, _Parser, EXIT_TEXT)
+    add_play_parser(commands, _formatter, _Parser, EXIT_TEXT)
 
     parser.set_defaults(help_of=parser)
     rules.set_defaults(help_of=rules)

@@ -1,0 +1,205 @@
+"""Detections + board geometry -> what the camera sees on the board.
+
+A :class:`SeenBoard` holds, for grid games, the pieces per cell (engine labels, through
+:func:`vision.detect_cells.board_cells`); for The Game, points in inches. Hands are kept apart,
+and so are dice and anything off the board. :func:`implausible` says what no legal play could
+produce (too many pieces in one cell, more pieces of a kind than there were).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.detections import Detections
+
+__all__ = ["MAX_PER_CELL", "BoardMapper", "Geometry", "SeenBoard", "SeenPiece", "implausible"]
+
+#: The most pieces one square can hold in a legal position (OneWorld and Wormholes: see
+#: :func:`implausible`).
+MAX_PER_CELL = {"when-gods-collide": 1, "battle-grounds": 1}
+DICE_PREFIXES = ("die-", "d6-", "chess-", "hero-")
+#: Classes that stand up (their foot, not their box centre, is on the cell).
+STANDING_PREFIXES = ("pawn-", "north-", "south-")
+
+
+class Geometry(Protocol):
+    def image_to_board(self, points: np.ndarray) -> np.ndarray: ...
+
+
+class PoseGeometry:
+    """A :class:`calibration.pose.BoardPose` as a :class:`Geometry`."""
+
+    def __init__(self, pose: Any) -> None:
+        self.pose = pose
+
+    def image_to_board(self, points: np.ndarray) -> np.ndarray:
+        return self.pose.to_board(points)
+
+    def board_to_image(self, points: np.ndarray) -> np.ndarray:
+        return self.pose.to_image(points)
+
+
+@dataclass(frozen=True)
+class SeenPiece:
+    cls: str
+    cell: str | None  # engine label; None off the board (or The Game)
+    point: tuple[float, float]  # board units
+    box: tuple[float, float, float, float]
+    confidence: float = 1.0
+    facing: float | None = None
+
+
+@dataclass(frozen=True)
+class SeenBoard:
+    game: str
+    pieces: tuple[SeenPiece, ...] = ()
+    dice: tuple[str, ...] = ()
+    hands: tuple[tuple[float, float, float, float], ...] = ()
+    hand_over_board: bool = False
+
+    def cells(self) -> Counter[tuple[str, str]]:
+        return Counter((p.cell, p.cls) for p in self.pieces if p.cell is not None)
+
+    def key(self) -> Any:
+        """What must stay the same for the position to count as still."""
+        if self.game == "the-game":
+            pts = tuple(sorted((p.cls, round(p.point[0] * 2) / 2, round(p.point[1] * 2) / 2) for p in self.pieces))
+            return (pts, tuple(sorted(self.dice)))
+        return (tuple(sorted(self.cells().items())), tuple(sorted(self.dice)))
+
+    def at(self, cell: str) -> list[SeenPiece]:
+        return [p for p in self.pieces if p.cell == cell]
+
+
+def _class_names(det: Detections, names: tuple[str, ...] | None) -> list[str]:
+    if det.class_name is not None:
+        return [str(c) for c in det.class_name]
+    if names is None:
+        return [str(int(c)) for c in det.class_id]
+    return [names[int(c)] if 0 <= int(c) < len(names) else str(int(c)) for c in det.class_id]
+
+
+class BoardMapper:
+    """Maps one frame's detections onto the game's board.
+
+    ``cells`` is a :class:`vision.detect_cells.BoardCells` (``None`` for The Game); ``size``
+    the board's size in board units (to tell on-board from off-board points)."""
+
+    def __init__(self, game: str, cells: Any, size: tuple[float, float] | None = None,
+                 names: tuple[str, ...] | None = None, min_confidence: float = 0.25) -> None:
+        self.game = game
+        self.cells = cells
+        self.size = size
+        self.names = names
+        self.min_confidence = min_confidence
+
+    @classmethod
+    def for_game(cls, game: str, position: Mapping[str, Any] | None = None,
+                 options: Mapping[str, Any] | None = None, size: tuple[float, float] | None = None,
+                 names: tuple[str, ...] | None = None) -> BoardMapper:
+        cells = None
+        if game != "the-game":
+            from vision.detect_cells import board_cells
+
+            cells = board_cells(game, {"position": dict(position or {}),
+                                       "position_source": {"options": dict(options or {})}})
+        return cls(game, cells, size, names)
+
+    def map(self, det: Detections, geometry: Geometry, board_polygon: np.ndarray | None = None) -> SeenBoard:
+        names = _class_names(det, self.names)
+        keep = det.confidence >= self.min_confidence
+        pieces: list[SeenPiece] = []
+        dice: list[str] = []
+        hands: list[tuple[float, float, float, float]] = []
+        if len(det):
+            box = det.xyxy
+            anchors = det.anchors("center").copy()
+            for i, name in enumerate(names):
+                if name.startswith(STANDING_PREFIXES):  # a point a little above the foot
+                    anchors[i, 1] = box[i, 3] - 0.15 * (box[i, 3] - box[i, 1])
+            board_pts = geometry.image_to_board(anchors) if len(anchors) else anchors
+        for i, name in enumerate(names):
+            if not keep[i]:
+                continue
+            b = tuple(float(v) for v in det.xyxy[i])
+            if name == "hand":
+                hands.append(b)  # type: ignore[arg-type]
+                continue
+            if name.startswith(DICE_PREFIXES):
+                dice.append(name)
+                continue
+            x, y = (float(v) for v in board_pts[i])
+            facing = None
+            if det.keypoints is not None and det.keypoints.shape[1] and det.keypoints[i, 0, 2] > 0:
+                bx, by = geometry.image_to_board(det.keypoints[i, :1, :2])[0]  # the front dot
+                facing = float(np.degrees(np.arctan2(by - y, bx - x)) % 360.0)
+            elif det.facing is not None and np.isfinite(det.facing[i]):
+                facing = _board_facing(geometry, anchors[i], float(det.facing[i]), (x, y))
+            if self.cells is not None:
+                cell = self.cells.cell_at((x, y))
+                if cell is None:
+                    continue  # beside the board: captured or set aside
+            else:
+                if self.size is not None and not (0 <= x <= self.size[0] and 0 <= y <= self.size[1]):
+                    continue
+                cell = None
+            pieces.append(SeenPiece(name, cell, (x, y), b, float(det.confidence[i]), facing))  # type: ignore[arg-type]
+        over = any(_box_over(h, board_polygon) for h in hands) if board_polygon is not None else bool(hands)
+        return SeenBoard(self.game, tuple(pieces), tuple(sorted(dice)), tuple(hands), over)
+
+
+def _board_facing(geometry: Geometry, anchor: np.ndarray, image_deg: float, at: tuple[float, float]) -> float:
+    """A facing in the image (degrees counter-clockwise from +x, up at 90) in board degrees
+    (counter-clockwise from the board's +x towards its +y, as The Game's field turns)."""
+    import math
+
+    a = math.radians(image_deg)
+    tip = np.array([[anchor[0] + 8 * math.cos(a), anchor[1] - 8 * math.sin(a)]])
+    bx, by = geometry.image_to_board(tip)[0]
+    return math.degrees(math.atan2(by - at[1], bx - at[0])) % 360.0
+
+
+def _box_over(box: tuple[float, float, float, float], polygon: np.ndarray) -> bool:
+    """Whether a box touches the board's outline in the image (bounding-box test)."""
+    poly = np.asarray(polygon, float).reshape(-1, 2)
+    x0, y0 = poly.min(axis=0)
+    x1, y1 = poly.max(axis=0)
+    return not (box[2] < x0 or box[0] > x1 or box[3] < y0 or box[1] > y1)
+
+
+def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int = 4) -> list[str]:
+    """What in ``seen`` no legal play could produce, as sentences (empty: nothing wrong).
+
+    Per cell: OneWorld at most ``stacking_limit`` children (Stone, Blade, Fog) of one side in
+    a hex; Wormholes one wormhole coin per cell; When Gods Collide and Battle Grounds one piece
+    per square."""
+    problems: list[str] = []
+    if seen.game == "oneworld":
+        children = Counter((p.cell, p.cls.split("-")[0]) for p in seen.pieces
+                           if p.cell is not None and p.cls.endswith(("-stone", "-blade", "-fog")))
+        for (cell, side), n in sorted(children.items()):
+            if n > stacking_limit:
+                problems.append(f"{n} {side.upper()} counters in {cell} (at most {stacking_limit})")
+    elif seen.game == "wormholes":
+        coins = Counter(p.cell for p in seen.pieces if p.cell is not None and p.cls.startswith("coin-"))
+        problems += [f"{n} coins in {cell} (at most 1)" for cell, n in sorted(coins.items()) if n > 1]
+    else:
+        limit = MAX_PER_CELL.get(seen.game)
+        per_cell = Counter(p.cell for p in seen.pieces if p.cell is not None)
+        problems += [f"{n} pieces in {cell} (at most {limit})" for cell, n in sorted(per_cell.items())
+                     if limit is not None and n > limit]
+    # more pieces than there were (OneWorld brings reinforcements): which kinds grew; one kind
+    # read as another, the count unchanged, is a detector doubt for the move reading instead
+    if accepted is not None and seen.game != "oneworld" and len(seen.pieces) > len(accepted.pieces):
+        before = Counter(p.cls for p in accepted.pieces)
+        now = Counter(p.cls for p in seen.pieces)
+        grew = [f"{n} {cls} where there were {before.get(cls, 0)}" for cls, n in sorted(now.items())
+                if n > before.get(cls, 0)]
+        problems.append(f"{len(seen.pieces)} pieces where there were {len(accepted.pieces)}"
+                        + (f" ({', '.join(grew)})" if grew else ""))
+    return problems

@@ -1,0 +1,257 @@
+"""The move between two accepted positions, read through the rules engine.
+
+The difference between two seen boards gives where pieces left (``gone``) and arrived
+(``came``). Every legal action of the engine is read as (from cell, to cell); the legal reading
+consistent with what is seen wins (several engine pieces in the left cell, a stack with a
+hidden piece, are all tried). When none is legal, the most plausible reading is built as an
+action and the engine's verdict explains why it is illegal. A roll read off the table (dice
+that changed while the engine waits for a chance action) is matched the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import CHANCE, GameRules, Verdict
+from tabletop.live.board import SeenBoard
+
+__all__ = ["Reading", "diff", "infer", "locations", "move_action"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """``kind``: ``none`` (nothing changed), ``legal``, ``illegal``, ``roll`` (a chance action
+    read from the dice), ``unclear`` (a change the referee cannot read as one move)."""
+
+    kind: str
+    action: Any = None  # the engine action (legal) or its JSON (illegal)
+    action_json: dict[str, Any] | None = None
+    verdict: Verdict | None = None
+    frm: Any = None
+    to: Any = None
+    note: str = ""
+    alternatives: tuple[dict[str, Any], ...] = field(default=())
+
+
+# -- per-game knowledge: where the engine's pieces are, and how a move is written --------------
+
+def locations(game: str, state_json: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(piece id, cell) of every piece the engine has on the board."""
+    if game == "oneworld":
+        return [(c["id"], c["hex"]) for c in state_json.get("children", []) if c.get("hex")]
+    if game == "when-gods-collide":
+        return [(c["at"], c["at"]) for c in state_json.get("checkers", []) if c.get("at")]
+    if game == "wormholes":
+        return [(k, v["at"]) for k, v in (state_json.get("ships") or {}).items() if v.get("at")]
+    if game == "battle-grounds":
+        return [(v, k) for k, v in (state_json.get("board") or {}).items()]
+    if game == "the-game":
+        return [(p["id"], (p["at"]["x"], p["at"]["y"])) for p in state_json.get("pieces", [])
+                if p.get("at") and p.get("presence", "in-play") == "in-play"]
+    return []
+
+
+def move_action(game: str, piece: str, frm: Any, to: Any, facing: float | None = None) -> dict[str, Any]:
+    if game == "oneworld":
+        return {"type": "move", "piece": piece, "to": to}
+    if game == "when-gods-collide":
+        return {"type": "move", "from": frm, "to": to}
+    if game == "wormholes":
+        return {"type": "move", "ship": piece, "to": to}
+    if game == "battle-grounds":
+        return {"type": "move", "piece": piece, "from": frm, "to": to}
+    if game == "the-game":
+        out: dict[str, Any] = {"type": "move", "piece": piece, "to": {"x": round(to[0], 2), "y": round(to[1], 2)}}
+        if facing is not None:
+            out["facing"] = round(facing % 360.0, 1)
+        return out
+    raise ValueError(f"no move reading for {game!r}")
+
+
+def _from_to(game: str, aj: Mapping[str, Any], where: Mapping[str, Any]) -> tuple[Any, Any] | None:
+    to = aj.get("to")
+    if to is None:
+        return None
+    piece = aj.get("piece", aj.get("ship"))
+    frm = aj.get("from", where.get(piece) if piece is not None else None)
+    if isinstance(frm, Mapping):
+        frm = (frm["x"], frm["y"])
+    return frm, to
+
+
+# -- differences ---------------------------------------------------------------------------------
+
+def diff(before: SeenBoard, after: SeenBoard) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:
+    """(gone, came): (cell or point, class) that left and that arrived."""
+    if before.game == "the-game":
+        return _diff_points(before, after)
+    a, b = before.cells(), after.cells()
+    gone = sorted((a - b).elements())
+    came = sorted((b - a).elements())
+    return gone, came
+
+
+def _diff_points(before: SeenBoard, after: SeenBoard, tol: float = 0.3) -> tuple[list, list]:
+    left = list(before.pieces)
+    right = list(after.pieces)
+    pairs = sorted(
+        ((math.dist(p.point, q.point), i, j) for i, p in enumerate(left) for j, q in enumerate(right)
+         if p.cls == q.cls),
+        key=lambda x: x[0],
+    )
+    used_l: set[int] = set()
+    used_r: set[int] = set()
+    for d, i, j in pairs:
+        if d > tol or i in used_l or j in used_r:
+            continue
+        used_l.add(i)
+        used_r.add(j)
+    gone = [(left[i].point, left[i].cls) for i in range(len(left)) if i not in used_l]
+    came = [(right[j].point, right[j].cls) for j in range(len(right)) if j not in used_r]
+    return gone, came
+
+
+def _same_cell(game: str, a: Any, b: Any, tol: float = 0.6) -> bool:
+    if game == "the-game":
+        if isinstance(b, Mapping):
+            b = (b["x"], b["y"])
+        if isinstance(a, Mapping):
+            a = (a["x"], a["y"])
+        return math.dist(a, b) <= tol
+    return a == b
+
+
+# -- the reading ---------------------------------------------------------------------------------
+
+def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
+    """The action that turned ``before`` into ``after`` from engine state ``state``."""
+    name = game.name
+    if CHANCE in game.to_move(state) and tuple(before.dice) != tuple(after.dice):
+        roll = _read_roll(game, state, before, after)
+        if roll is not None:
+            return roll
+    gone, came = diff(before, after)
+    if not gone and not came:
+        return Reading("none")
+    if not gone or not came:
+        what = "appeared" if came else "disappeared"
+        items = came or gone
+        return Reading("unclear", note=f"{_items(items)} {what}; not a move")
+    sj = game.state_to_json(state)
+    where = dict(locations(name, sj))
+    # candidate (from, to) pairs: a piece that left one place and a piece of the same kind that
+    # arrived elsewhere; then any pair (a detector doubt on the class)
+    pairs = [(g, c) for g in gone for c in came if g[1] == c[1]]
+    pairs += [(g, c) for g in gone for c in came if g[1] != c[1]]
+    legal_json = []
+    for a in _legal(game, state):
+        aj = game.action_to_json(a)
+        ft = _from_to(name, aj, where)
+        if ft is not None:
+            legal_json.append((a, aj, ft))
+    for g, c in pairs:
+        for a, aj, (frm, to) in legal_json:
+            if frm is not None and _same_cell(name, frm, g[0]) and _same_cell(name, to, c[0]):
+                note = "" if g[1] == c[1] else f"read as {g[1]} though it looks like {c[1]}"
+                return Reading("legal", a, aj, game.verdict(state, a), g[0], c[0], note)
+    # no legal reading: the most plausible one, explained by the engine
+    best: Reading | None = None
+    tried = []
+    for g, c in pairs:
+        for pid, cell in where.items():
+            if not _same_cell(name, cell, g[0], tol=0.8):
+                continue
+            facing = _facing(after, c[0])
+            aj = move_action(name, pid, g[0], c[0], facing)
+            try:
+                action = game.action_from_json(aj)
+                verdict = game.verdict(state, action)
+            except Exception as err:  # a reading the engine cannot even parse  # noqa: BLE001 - the engine may refuse a reading in any way
+                tried.append(aj)
+                if best is None:
+                    best = Reading("illegal", None, aj, Verdict.illegal("unreadable", str(err)), g[0], c[0])
+                continue
+            tried.append(aj)
+            if verdict.legal:  # legal after all (a move the legal list reads differently)
+                return Reading("legal", action, aj, verdict, g[0], c[0])
+            if best is None or best.verdict is None or best.verdict.code == "unreadable":
+                best = Reading("illegal", action, aj, verdict, g[0], c[0])
+        if best is not None and best.verdict is not None and best.verdict.code != "unreadable":
+            break
+    if best is None:
+        return Reading("unclear", note=f"{_items(gone)} left and {_items(came)} arrived, but no piece of the "
+                       "game was there")
+    return Reading(best.kind, best.action, best.action_json, best.verdict, best.frm, best.to, best.note,
+                   tuple(t for t in tried if t != best.action_json))
+
+
+def _legal(game: GameRules[Any, Any], state: Any) -> list[Any]:
+    try:
+        return list(game.legal_actions(state))
+    except Exception:  # noqa: BLE001 - no legal list: read nothing as legal
+        return []
+
+
+def _facing(after: SeenBoard, point: Any) -> float | None:
+    for p in after.pieces:
+        if p.facing is not None and isinstance(point, tuple) and math.dist(p.point, point) < 0.3:
+            return p.facing
+    return None
+
+
+def _items(items: list[tuple[Any, str]]) -> str:
+    def place(x: Any) -> str:
+        return f"({x[0]:.1f}, {x[1]:.1f})" if isinstance(x, tuple) else str(x)
+
+    return ", ".join(f"{cls} at {place(at)}" for at, cls in items) or "nothing"
+
+
+def dice_tokens(dice: tuple[str, ...]) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for d in dice:
+        for prefix in ("die-", "d6-", "chess-", "hero-"):
+            if d.startswith(prefix):
+                out[d[len(prefix):].split("-")[-1] if prefix == "die-" else d[len(prefix):]] += 1
+    return out
+
+
+def _read_roll(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading | None:
+    now = dice_tokens(after.dice)
+    changed = now - dice_tokens(before.dice)
+    best = None
+    for a in _legal(game, state):
+        aj = game.action_to_json(a)
+        values = [str(v) for k, v in aj.items() if k != "type" and v is not None]
+        if not values or any(now[v] == 0 for v in values):
+            continue
+        score = (sum(1 for v in values if changed[v]), -len(values))
+        if best is None or score > best[0]:
+            best = (score, a, aj)
+    if best is None:
+        return None
+    return Reading("roll", best[1], best[2], game.verdict(state, best[1]))
+
+
+def hints(game: GameRules[Any, Any], state: Any, before: SeenBoard, now: SeenBoard) -> dict[Any, list[Any]]:
+    """For each piece lifted off its cell (seen at ``before``'s position, missing ``now``):
+    where it may legally go, as the hint lights of sensor boards show it."""
+    gone, _ = diff(before, now)
+    if not gone:
+        return {}
+    name = game.name
+    where = dict(locations(name, game.state_to_json(state)))
+    out: dict[Any, list[Any]] = {}
+    legal = [game.action_to_json(a) for a in _legal(game, state)]
+    for cell, _cls in gone:
+        targets = []
+        for aj in legal:
+            ft = _from_to(name, aj, where)
+            if ft is not None and ft[0] is not None and _same_cell(name, ft[0], cell):
+                targets.append(ft[1])
+        if targets:
+            out[cell] = targets
+    return out

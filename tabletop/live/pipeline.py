@@ -1,0 +1,258 @@
+"""The per-frame loop: pose, detection, mapping, stability, move inference, verdict, voice, record.
+
+:class:`LivePipeline` is fed frames with :meth:`LivePipeline.process`; the camera, the pose
+and the detector come in as callables so that tests (and the demo) can give their own. The
+engine state only changes by legal actions; the seen board of the last legal position is
+the base every new stable position is compared with, so a piece put back after an illegal
+move reads as "back as it was", and the next move is read from the legal position.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rules.core import GameRules
+from rules.errors import IllegalActionError, RollNeededError
+from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
+from tabletop.live.infer import Reading, hints, infer
+from vision.detections import Detections
+
+__all__ = ["FrameResult", "FrameView", "LivePipeline", "Rolls"]
+
+
+class Rolls:
+    """The dice the engine asks for: given rolls first (``--rolls``), then, when ``seed`` is
+    set, rolled by :class:`tabletop.dice.SeededDice` and announced; else a roll is missing."""
+
+    def __init__(self, given: Sequence[int] = (), seed: int | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
+        self.given = list(given)
+        self.say = say
+        self._dice = None
+        if seed is not None:
+            from tabletop.dice import SeededDice
+
+            self._dice = SeededDice(seed)
+
+    def roll(self, sides: int, what: str) -> int:
+        if self.given:
+            return self.given.pop(0)
+        if self._dice is None:
+            raise RollNeededError(what, sides)
+        value = self._dice.roll(sides, what)
+        if self.say:
+            self.say(f"Rolled {value} on a d{sides} for {what}.")
+        return value
+
+
+@dataclass(frozen=True)
+class FrameView:
+    """Where the board is in one frame: the geometry (image <-> board) and its outline."""
+
+    geometry: Geometry
+    polygon: np.ndarray | None = None
+    quality: str = ""
+
+
+@dataclass
+class FrameResult:
+    index: int
+    t: float
+    status: str  # skipped, hand, settling, steady, accepted
+    message: str = ""
+    seen: SeenBoard | None = None
+    view: FrameView | None = None
+    reading: Reading | None = None
+    announcements: list[tuple[str, str]] = field(default_factory=list)
+
+
+class LivePipeline:
+    def __init__(
+        self,
+        game: GameRules[Any, Any],
+        state: Any,
+        detect: Callable[[Any], Detections],
+        locate: Callable[[Any], FrameView | None],
+        mapper: BoardMapper,
+        *,
+        audio: Any = None,
+        record: Any = None,
+        rolls: Rolls | None = None,
+        window_s: float = 0.3,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        from tabletop.live.stability import Stability
+
+        self.game = game
+        self.state = state
+        self.detect = detect
+        self.locate = locate
+        self.mapper = mapper
+        self.audio = audio
+        self.record = record
+        self.rolls = rolls or Rolls()
+        self.stability = Stability(window_s)
+        self.log = log or (lambda s: None)
+        self.base: SeenBoard | None = None  # the seen board of the engine's position
+        self.last_flagged: Any = None
+        self.last_move: Reading | None = None
+        self.history: list[tuple[Any, SeenBoard | None]] = []
+        self.announced: list[tuple[str, str]] = []
+        self.readings: list[Reading] = []  # every reading of an accepted position, in order
+        self.frames = 0
+        self.paused = False
+        self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
+        self._hint_key: Any = None
+
+    # -- output ----------------------------------------------------------------------------
+    def _announce(self, result: FrameResult, text: str, kind: str) -> None:
+        result.announcements.append((kind, text))
+        self.announced.append((kind, text))
+        if self.audio is not None:
+            self.audio.announce(text, kind)
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if self.record is not None:
+            self.record.event(kind, **data)
+
+    # -- one frame -------------------------------------------------------------------------
+    def process(self, frame: Any, t: float | None = None) -> FrameResult:
+        self.frames += 1
+        t = time.monotonic() if t is None else t
+        result = FrameResult(self.frames, t, "skipped")
+        if frame is None or (isinstance(frame, np.ndarray) and (frame.size == 0 or frame.ndim < 2)):
+            result.message = f"frame {self.frames}: unreadable frame, skipped"
+            self.log(result.message)
+            return result
+        try:
+            view = self.locate(frame)
+        except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
+            view = None
+            result.message = f"frame {self.frames}: no board ({err}), skipped"
+        if view is None:
+            result.message = result.message or f"frame {self.frames}: no board in view, skipped"
+            self.log(result.message)
+            return result
+        result.view = view
+        try:
+            det = self.detect(frame)
+            seen = self.mapper.map(det, view.geometry, view.polygon)
+        except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
+            result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
+            self.log(result.message)
+            return result
+        result.seen = seen
+        if self.paused:
+            result.status = "paused"
+            return result
+        accepted = self.stability.update(t, seen.key(), seen.hand_over_board)
+        if seen.hand_over_board:
+            result.status = "hand"
+            self._update_hints(seen)
+            return result
+        self.hints, self._hint_key = {}, None
+        if accepted is None:
+            result.status = "settling" if self.stability.settling else "steady"
+            return result
+        result.status = "accepted"
+        self._accept(seen, result)
+        return result
+
+    def _accept(self, seen: SeenBoard, result: FrameResult) -> None:
+        if self.base is None:
+            self.base = seen
+            self._event("position", pieces=len(seen.pieces))
+            return
+        limit = getattr(self.game, "options", None)
+        limit = getattr(limit, "stacking_limit", 4) if limit is not None else 4
+        problems = implausible(seen, self.base, limit if isinstance(limit, int) else 4)
+        if problems:
+            text = "Impossible position: " + "; ".join(problems) + "."
+            self._announce(result, text, "illegal")
+            self._event("impossible", problems=problems)
+            result.reading = Reading("impossible", note=text)
+            return
+        reading = infer(self.game, self.state, self.base, seen)
+        result.reading = reading
+        self.readings.append(reading)
+        if reading.kind == "none":
+            if self.last_flagged is not None:
+                self.last_flagged = None
+                self._announce(result, "Back to the last legal position.", "info")
+            return
+        if reading.kind == "unclear":
+            self._announce(result, f"Cannot read the move: {reading.note}.", "info")
+            self._event("unclear", note=reading.note)
+            return
+        if reading.kind == "illegal":
+            assert reading.verdict is not None
+            flag = (reading.action_json and str(reading.action_json), reading.verdict.code)
+            if flag == self.last_flagged:
+                return
+            self.last_flagged = flag
+            text = reading.verdict.message
+            self._announce(result, f"Illegal: {text}", "illegal")
+            self._event("illegal", action=reading.action_json, verdict=reading.verdict.to_json(),
+                        alternatives=list(reading.alternatives))
+            self.last_move = reading
+            return
+        self._play(reading, seen, result)
+
+    def _play(self, reading: Reading, seen: SeenBoard, result: FrameResult) -> None:
+        try:
+            step = self.game.apply(self.state, reading.action, self.rolls)
+        except RollNeededError as err:
+            self._announce(result, f"A roll is needed: {err}. Give it with --rolls or --roll-dice.", "info")
+            self._event("roll-needed", action=reading.action_json, reason=str(err))
+            self.stability.reset()
+            return
+        except IllegalActionError as err:
+            self._announce(result, f"Illegal: {err.verdict.message}", "illegal")
+            self._event("illegal", action=reading.action_json, verdict=err.verdict.to_json())
+            return
+        self.history.append((self.state, self.base))
+        self.state = step.state
+        self.base = seen
+        self.last_flagged = None
+        self.last_move = reading
+        text = " ".join(e.text for e in step.events) or self.game.notation(reading.action)
+        if reading.note:
+            text += f" ({reading.note})"
+        self._announce(result, text, "legal")
+        if self.record is not None:
+            self.record.action(reading.action_json, step.rolls_used, text)
+        outcome = self.game.outcome(self.state)
+        if outcome is not None:
+            self._announce(result, f"Game over: {outcome.winner or 'a draw'} ({outcome.reason}).", "info")
+
+    def _update_hints(self, seen: SeenBoard) -> None:
+        """While a hand is over the board: the legal destinations of a lifted piece (worked
+        out again only when what is seen changes)."""
+        key = seen.key()
+        if self.base is None or key == self._hint_key:
+            return
+        self._hint_key = key
+        try:
+            self.hints = hints(self.game, self.state, self.base, seen)
+        except Exception:  # noqa: BLE001 - hints are a help, never a reason to stop
+            self.hints = {}
+
+    # -- keys --------------------------------------------------------------------------------
+    def undo(self) -> bool:
+        """Take back the last legal action in memory (the record keeps it; an ``undo`` event
+        says so in the side log)."""
+        if not self.history:
+            return False
+        self.state, self.base = self.history.pop()
+        self.stability.reset()
+        self._event("undo")
+        return True
+
+    def recalibrate(self) -> None:
+        self.stability.reset()
+        self._event("recalibrate")

@@ -1,0 +1,229 @@
+"""``tabletop play GAME (--camera N | --video F | --images DIR | --url U) ...``: the live referee."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop.errors import InputError
+
+__all__ = ["add_play_parser", "has_display", "run_play"]
+
+
+def has_display() -> bool:
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def _rolls(text: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {text!r}") from None
+    if any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError("a roll is at least 1")
+    return values
+
+
+def _audio(text: str) -> str:
+    if text in ("auto", "none") or (text.startswith("wav:") and len(text) > 4):
+        return text
+    raise argparse.ArgumentTypeError(f"expected auto, none or wav:FILE, got {text!r}")
+
+
+def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpFormatter], parser_class: type,
+                    exit_text: str) -> argparse.ArgumentParser:
+    """Register ``play`` on the ``tabletop`` subparsers."""
+    play = commands.add_parser(
+        "play",
+        help="referee a game live from a camera, a video, a folder of images or a stream URL",
+        description=(
+            "Watch a real board: per frame the board pose (the game's calibration markers), the pieces\n"
+            "(the game's detector), the cells they stand on; a position counts once it has been still\n"
+            "for --window seconds with no hand over the board; the move between two such positions is\n"
+            "read through the rules engine, announced (legal: the engine's events; illegal: the reason)\n"
+            "and written to the record. docs/live.md."
+        ),
+        formatter_class=formatter,
+        epilog=(
+            "examples:\n"
+            "  tabletop play oneworld --camera 0 --record game.jsonl --position start.json\n"
+            "  tabletop play wormholes --images sample_images --glob 'wormholes-turn-*.jpg' \\\n"
+            "      --position start.json --no-window --out annotated --audio wav:said.wav\n"
+            "  tabletop play oneworld --camera 0 --resume game.jsonl\n\n"
+            "keys in the window: p pause, u undo, r recalibrate, m mute, q quit.\n\n" + exit_text
+        ),
+    )
+    play.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
+    src = play.add_mutually_exclusive_group(required=True)
+    src.add_argument("--camera", type=int, metavar="N", help="camera index (0: the first webcam)")
+    src.add_argument("--video", metavar="FILE", help="a video file")
+    src.add_argument("--images", metavar="DIR", help="a folder of frames, taken in name order")
+    src.add_argument("--url", metavar="URL", help="an RTSP or HTTP MJPEG stream (phone IP-camera apps)")
+    play.add_argument("--glob", default="*", metavar="PATTERN", help="with --images: which files (default all)")
+    play.add_argument("--position", metavar="FILE", help="the starting position (engine JSON; default the "
+                      "engine's initial position)")
+    play.add_argument("--options", metavar="JSON", default="{}", help="the game's options as JSON")
+    play.add_argument("--rolls", type=_rolls, default=[], metavar="N,N,...",
+                      help="die rolls for the engine, used in order")
+    play.add_argument("--roll-dice", type=int, default=None, metavar="SEED",
+                      help="when a roll is needed and none is given, roll it (seeded) and announce it")
+    play.add_argument("--audio", type=_audio, default="auto", metavar="MODE",
+                      help="auto (sound device, else printed), none, or wav:FILE")
+    rec = play.add_mutually_exclusive_group()
+    rec.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines; must not exist)")
+    rec.add_argument("--resume", metavar="FILE", help="continue the game of this record, appending to it")
+    play.add_argument("--no-window", action="store_true", help="no window: write annotated frames to --out")
+    play.add_argument("--out", metavar="DIR", help="folder for annotated frames (with --no-window)")
+    play.add_argument("--window", dest="window_s", type=float, default=0.3, metavar="S",
+                      help="seconds a position must stay still with no hand (default 0.3)")
+    play.add_argument("--pose", metavar="FILE", help="a fixed board pose (JSON from 'tabletop calibrate board' "
+                      "or 'calibrate field') instead of tracking the kit's markers")
+    play.add_argument("--weights", metavar="FILE", help="detector weights (default: the game's shipped model)")
+    play.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
+    play.set_defaults(run=run_play)
+    return play
+
+
+def _marker_spec(game: str, options: dict[str, Any]) -> Any:
+    from calibration.marker_spec import field_spec, kits_for_game
+
+    if game == "the-game":
+        return field_spec()
+    kits = kits_for_game(game)
+    wanted = str(options.get("board", ""))
+    for k in kits:
+        if wanted and wanted in k.name:
+            return k
+    return kits[0]
+
+
+def run_play(args: argparse.Namespace, out: TextIO) -> int:
+    from tabletop.live.audio import Audio
+    from tabletop.live.board import BoardMapper, PoseGeometry
+    from tabletop.live.inputs import open_source
+    from tabletop.live.pipeline import FrameView, LivePipeline, Rolls
+    from tabletop.live.record import LiveRecord
+    from tabletop.referee import load_game
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as err:
+        raise InputError("--options", f"not JSON: {err.msg}") from None
+    record = None
+    if args.resume:
+        record, referee, n = LiveRecord.resume(args.resume)
+        game, state = referee.game, referee.state
+        if game.name != args.game:
+            raise InputError("--resume", f"the record is a game of {game.name}, not {args.game}")
+        say(f"resumed {args.resume}: {n} actions replayed")
+    else:
+        game = load_game(args.game, options)
+        if args.position:
+            state = game.state_from_json(json.loads(Path(args.position).read_text()))
+        else:
+            try:
+                state = game.initial_state()
+            except NotImplementedError:
+                raise InputError("--position", f"{game.title} needs a starting position") from None
+        if args.record:
+            if Path(args.record).exists():
+                raise InputError("--record", f"{args.record} exists (use --resume to continue it)")
+            record = LiveRecord.create(args.record, game.name, game.options_to_json(), game.state_to_json(state))
+    if args.no_window and not args.out:
+        raise InputError("--out", "--no-window needs --out DIR for the annotated frames")
+    from calibration.tracker import PoseTracker
+    from vision.detect import Detector, DetectorError
+
+    try:
+        detector = Detector.load(args.weights or args.game)
+    except DetectorError as err:
+        raise InputError("detector", str(err)) from None
+    tracker = PoseTracker(_marker_spec(game.name, options))
+    sj = game.state_to_json(state)
+    mapper = BoardMapper.for_game(game.name, sj, game.options_to_json(), names=tuple(detector.names))
+    audio = Audio(args.audio, out=say)
+    rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
+
+    fixed = None
+    if args.pose:
+        from calibration.pose import BoardPose
+
+        try:
+            fixed = BoardPose.from_json(json.loads(Path(args.pose).read_text()))
+        except json.JSONDecodeError as err:
+            raise InputError("--pose", f"not JSON: {err.msg}") from None
+
+    def locate(frame: Any) -> FrameView | None:
+        if fixed is not None:
+            return FrameView(PoseGeometry(fixed), fixed.board_corners_in_image(), "fixed")
+        update = tracker.update(frame)
+        for e in update.events:
+            say(e.text)
+        if update.pose is None:
+            return None
+        q = update.pose.quality
+        return FrameView(PoseGeometry(update.pose), update.pose.board_corners_in_image(),
+                         f"{update.state} {q.residual_px:.1f}px")
+
+    pipe = LivePipeline(game, state, detector.detect, locate, mapper, audio=audio, record=record,
+                        rolls=rolls, window_s=args.window_s, log=say)
+    source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
+                         pattern=args.glob)
+    show = not args.no_window and has_display()
+    if not args.no_window and not show:
+        say("no display: running without a window (use --no-window --out DIR for annotated frames)")
+    folder = Path(args.out) if args.out else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    from tabletop.live.overlay import draw
+
+    started, n = time.monotonic(), 0
+    try:
+        for frame, t in source:
+            n += 1
+            result = pipe.process(frame, t)
+            if frame is not None and (folder is not None or show):
+                import cv2
+
+                fps = n / max(1e-6, time.monotonic() - started)
+                img = draw(frame, result, pipe, fps)
+                if folder is not None:
+                    cv2.imwrite(str(folder / f"frame-{n:05d}.jpg"), img)
+                if show:
+                    cv2.imshow(f"tabletop play {game.name}", img)
+                    key = cv2.waitKey(1) & 0xFF
+                    if key == ord("q"):
+                        break
+                    if key == ord("p"):
+                        pipe.paused = not pipe.paused
+                        say("paused" if pipe.paused else "resumed")
+                    elif key == ord("u"):
+                        say("undone" if pipe.undo() else "nothing to undo")
+                    elif key == ord("r"):
+                        tracker.reset()
+                        pipe.recalibrate()
+                        say("recalibrating")
+                    elif key == ord("m"):
+                        say("muted" if audio.toggle_mute() else "sound on")
+            if args.max_frames and n >= args.max_frames:
+                break
+    finally:
+        audio.close()
+        if record is not None:
+            record.close()
+    legal = sum(1 for k, _ in pipe.announced if k == "legal")
+    illegal = sum(1 for k, _ in pipe.announced if k == "illegal")
+    say(f"{n} frames, {legal} legal and {illegal} illegal announced")
+    return 0

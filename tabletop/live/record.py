@@ -1,0 +1,83 @@
+"""The live game record: append-only JSON Lines, flushed (and synced) per line.
+
+The record itself is a plain game record (:mod:`tabletop.records`: a header, then one line
+per action with its rolls), so ``tabletop rules replay`` reads it; each entry's ``comment``
+holds the time and the announcement. Verdicts of illegal moves, impossible positions and
+stream events go to a side log beside it (``RECORD.events.jsonl``), also one JSON object per
+line with its time. A crash can at worst leave a half-written last line, which
+:meth:`LiveRecord.resume` drops.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from tabletop.records import RecordHeader, entry_json, parse_record
+from tabletop.referee import Referee, replay
+
+__all__ = ["LiveRecord"]
+
+
+def _stamp(t: float | None = None) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() if t is None else t))
+
+
+class LiveRecord:
+    def __init__(self, path: str | os.PathLike[str], *, sync: bool = True, _append: bool = False,
+                 header: RecordHeader | None = None) -> None:
+        self.path = Path(path)
+        self.events_path = self.path.with_name(self.path.name + ".events.jsonl")
+        self.sync = sync
+        if not _append:
+            if header is None:
+                raise ValueError("a new record needs a header")
+            self._file = open(self.path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+            self._write(self._file, header.to_json())
+        else:
+            self._file = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+        self._events = open(self.events_path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], game: str, options: Any, position: Any,
+               sync: bool = True) -> LiveRecord:
+        return cls(path, sync=sync, header=RecordHeader(game, dict(options or {}), position,
+                                                        f"tabletop play, started {_stamp()}"))
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike[str], sync: bool = True) -> tuple[LiveRecord, Referee, int]:
+        """Open an existing record to continue it: (record, referee at its end, entries)."""
+        p = Path(path)
+        raw = p.read_bytes()
+        if raw and not raw.endswith(b"\n"):  # a line cut short by a crash: drop it
+            cut = raw.rfind(b"\n") + 1
+            with open(p, "r+b") as f:
+                f.truncate(cut)
+            raw = raw[:cut]
+        record = parse_record(raw.decode("utf-8"), str(p))
+        referee = Referee.for_record(record)
+        n = sum(1 for _ in replay(record, referee))
+        return cls(p, sync=sync, _append=True), referee, n
+
+    def _write(self, f: Any, obj: Any) -> None:
+        f.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        f.flush()
+        if self.sync:
+            os.fsync(f.fileno())
+
+    def action(self, action_json: Any, rolls: Iterable[int] = (), announcement: str = "",
+               t: float | None = None) -> None:
+        self._write(self._file, entry_json(action_json, tuple(rolls), f"{_stamp(t)} {announcement}".strip()))
+        self.event("action", action=action_json, rolls=list(rolls), announcement=announcement, t=t)
+
+    def event(self, kind: str, t: float | None = None, **data: Any) -> None:
+        self._write(self._events, {"time": _stamp(t), "kind": kind, **data})
+
+    def close(self) -> None:
+        for f in (self._file, self._events):
+            if not f.closed:
+                f.close()

@@ -1,0 +1,317 @@
+"""The live referee on hand-made detections (the sample sequences' ground truth as a detector
+double): stability, hands, verdicts, impossible positions, the record, audio, inputs."""
+
+from __future__ import annotations
+
+import json
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_live_doubles import GAMES, feed, manifest, pipeline, truth_frames
+
+from tabletop.live.audio import Audio
+from tabletop.live.inputs import Capture, ImageFolder, Reopening
+from tabletop.live.record import LiveRecord
+from tabletop.live.stability import Stability
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sample_sequence_gives_the_manifests_verdicts(game: str) -> None:
+    pipe, m = pipeline(game)
+    feed(pipe, truth_frames(game))
+    got = [(k, t) for k, t in pipe.announced if k in ("legal", "illegal")]
+    moves = m["moves"]
+    codes = [r.verdict.code for r in pipe.readings if r.kind in ("legal", "illegal")]
+    assert codes == [mv["verdict"]["code"] for mv in moves]
+    rolls = [r.action_json for r in pipe.readings if r.kind == "roll"]
+    assert rolls == [b["action"] for mv in moves for b in mv["before"]]
+    legal = [t for k, t in got if k == "legal"]
+    illegal = [t for k, t in got if k == "illegal"]
+    want_legal = [mv for mv in moves if mv["expect"] == "legal"]
+    want_illegal = [mv for mv in moves if mv["expect"] == "illegal"]
+    assert len(illegal) == len(want_illegal)
+    # every chance action read off the table is announced too (When Gods Collide's roll)
+    assert len(legal) == len(want_legal) + sum(len(mv["before"]) for mv in moves)
+    for mv, text in zip(want_illegal, illegal):
+        assert text == "Illegal: " + mv["verdict"]["message"] or game == "the-game"
+        assert pipe.last_move is not None
+    assert pipe.last_move.verdict.code == want_illegal[-1]["verdict"]["code"]
+    if game != "the-game":  # The Game's distances are measured from boxes, not the truth points
+        assert legal[0] == want_legal[0]["announcement"]
+        assert illegal[-1] == "Illegal: " + want_illegal[-1]["announcement"]
+
+
+def test_nothing_is_announced_while_a_hand_is_over_the_board() -> None:
+    pipe, m = pipeline("battle-grounds")
+    frames = truth_frames("battle-grounds")
+    hand_frames = [i for i, f in enumerate(m["frames"]) if f["hand"]]
+    t = feed(pipe, frames[:1])
+    for i in hand_frames[:4]:  # reach, lift, carry, put-down: held for a long time
+        before = len(pipe.announced)
+        t = feed(pipe, [frames[i]], t, repeat=20)
+        assert len(pipe.announced) == before
+    t = feed(pipe, [frames[5]], t, repeat=2)  # 0.1 s without a hand: not yet
+    assert pipe.announced == []
+    feed(pipe, [frames[5]], t, repeat=3)
+    assert [k for k, _ in pipe.announced] == ["legal"]
+
+
+def test_a_legal_move_is_announced_once_with_the_engines_sentence() -> None:
+    pipe, m = pipeline("wormholes")
+    frames = truth_frames("wormholes")
+    feed(pipe, frames[:6], repeat=10)
+    assert pipe.announced == [("legal", m["moves"][0]["announcement"])]
+
+
+def test_an_illegal_move_is_flagged_with_the_engines_reason_and_the_state_kept() -> None:
+    pipe, _ = pipeline("oneworld")
+    frames = truth_frames("oneworld")
+    feed(pipe, frames)
+    state_after_legal = pipe.state
+    kind, text = pipe.announced[-1]
+    assert kind == "illegal" and "at most one hex" in text
+    assert pipe.last_move.verdict.code == "too-far"
+    # the piece put back: the referee says the position is back, the engine state unchanged
+    feed(pipe, [frames[5]], 100.0)
+    assert pipe.announced[-1] == ("info", "Back to the last legal position.")
+    assert pipe.state is state_after_legal
+
+
+def test_an_impossible_seen_position_is_reported_with_what_looks_wrong() -> None:
+    pipe, _ = pipeline("battle-grounds")
+    frames = truth_frames("battle-grounds")
+    t = feed(pipe, frames[:1])
+    bad = json.loads(json.dumps(frames[0]))
+    extra = dict(bad["pieces"][0])  # a second figure on a1, where one was
+    extra["box"] = [b + 2 for b in extra["box"]]
+    bad["pieces"].append(extra)
+    state = pipe.state
+    feed(pipe, [bad], t)
+    kind, text = pipe.announced[-1]
+    assert kind == "illegal" and text.startswith("Impossible position")
+    assert "a1" in text
+    assert pipe.state is state
+
+
+def test_a_corrupt_frame_and_a_frame_with_no_board_are_skipped() -> None:
+    pipe, _ = pipeline("wormholes")
+    frames = truth_frames("wormholes")
+    no_board = dict(frames[0], board=None)
+    results = [pipe.process(None, 0.0), pipe.process(np.zeros((0, 0, 3), np.uint8), 0.05),
+               pipe.process(no_board, 0.1)]
+    assert [r.status for r in results] == ["skipped"] * 3
+    assert "unreadable" in results[0].message and "no board" in results[2].message
+    feed(pipe, frames[:6], 1.0)
+    assert [k for k, _ in pipe.announced] == ["legal"]
+
+
+def test_stability_window() -> None:
+    s = Stability(0.3)
+    assert [s.update(t * 0.1, "A", False) for t in range(3)] == [None, None, None]
+    assert s.update(0.3, "A", False) == "A"
+    assert s.update(0.4, "B", False) is None and s.update(0.5, "C", False) is None  # motion
+    assert s.update(0.8, "C", False) == "C"
+
+
+def test_the_record_survives_a_crash_and_resumes_to_the_same_state(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    m = manifest("when-gods-collide")
+    rec = LiveRecord.create(path, m["game"], m["options"], m["start"])
+    pipe, _ = pipeline("when-gods-collide", record=rec)
+    frames = truth_frames("when-gods-collide")
+    feed(pipe, frames[:7])  # the legal move and the roll
+    live_state = pipe.game.state_to_json(pipe.state)
+    # the writer is killed mid-line: no close, half a line at the end
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('{"action": {"type": "mo')
+    rec2, referee, n = LiveRecord.resume(path)
+    assert n == 2
+    assert referee.game.state_to_json(referee.state) == live_state
+    pipe2, _ = pipeline("when-gods-collide", record=rec2, state=referee.state)
+    feed(pipe2, [frames[6]] + frames[7:])
+    assert pipe2.announced[-1][0] == "illegal"
+    rec2.close()
+    events = [json.loads(line) for line in path.with_name("game.jsonl.events.jsonl").read_text().splitlines()]
+    assert [e["kind"] for e in events if e["kind"] in ("action", "illegal")] == ["action", "action", "illegal"]
+    assert all("time" in e for e in events)
+
+
+def test_stream_is_reopened_with_back_off_when_lost() -> None:
+    opens = []
+
+    class FakeCap:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def isOpened(self) -> bool:
+            return True
+
+        def read(self) -> tuple[bool, object]:
+            if self.n == 0:
+                return False, None
+            self.n -= 1
+            return True, np.zeros((4, 4, 3), np.uint8)
+
+        def release(self) -> None:
+            pass
+
+    plan = [FakeCap(3), None, None, FakeCap(2)]  # works, dies, fails twice, comes back
+
+    def opener(target: object) -> object:
+        opens.append(target)
+        if not plan:
+            return None
+        cap = plan.pop(0)
+        if cap is None:
+            raise OSError("camera busy")
+        return cap
+
+    said: list[str] = []
+    slept: list[float] = []
+    source = Reopening(Capture(0, opener), said.append, delays=(0.5, 1.0, 2.0), attempts=4, sleep=slept.append)
+    frames = list(source)
+    assert len(frames) == 5
+    assert slept[:3] == [0.5, 1.0, 2.0]
+    assert any("lost" in s for s in said) and any("reopened after 3 tries" in s for s in said)
+    assert "gone" in said[-1]
+
+
+def test_image_folder_skips_nothing_and_yields_none_for_a_corrupt_file(tmp_path: Path) -> None:
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "b.jpg").write_bytes(b"not a jpeg")
+    frames = list(ImageFolder(tmp_path, fps=10, hold_s=0.2))
+    assert len(frames) == 4 and frames[0][0] is not None and frames[2][0] is None
+
+
+def test_audio_wav_grows_with_each_announcement(tmp_path: Path) -> None:
+    path = tmp_path / "said.wav"
+    printed: list[str] = []
+    audio = Audio(f"wav:{path}", out=printed.append, speak=False)
+
+    def seconds() -> float:
+        with wave.open(str(path)) as w:
+            return w.getnframes() / w.getframerate()
+
+    audio.wait()
+    durations = [seconds()]
+    for kind in ("legal", "illegal"):
+        audio.announce(f"a {kind} move", kind)
+        audio.wait()
+        durations.append(seconds())
+    audio.close()
+    assert durations[0] == 0 and durations[0] < durations[1] < durations[2]
+    assert durations[2] - durations[1] > durations[1] - durations[0]  # the illegal tone is longer
+    assert printed == ["a legal move", "ILLEGAL: a illegal move"]
+
+
+def test_audio_without_a_sound_device_falls_back_with_one_warning(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "sounddevice", None)  # import fails
+    printed: list[str] = []
+    audio = Audio("auto", out=printed.append, speak=False)
+    audio.announce("one", "legal")
+    audio.announce("two", "illegal")
+    audio.close()
+    assert printed == ["one", "ILLEGAL: two"]
+    assert capsys.readouterr().err.count("warning") == 1
+    none = Audio("none", out=printed.append)
+    none.announce("three")
+    none.close()
+    assert printed[-1] == "three"
+
+
+def test_kill_9_during_play_loses_nothing_recorded(tmp_path: Path) -> None:
+    """A real process playing the When Gods Collide turn is killed with SIGKILL after its
+    record holds the legal move and the roll; the record resumes to the same state."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    path = tmp_path / "game.jsonl"
+    script = f"""
+import sys, time
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from test_live_doubles import feed, manifest, pipeline, truth_frames
+from tabletop.live.record import LiveRecord
+m = manifest("when-gods-collide")
+rec = LiveRecord.create({str(path)!r}, m["game"], m["options"], m["start"])
+pipe, _ = pipeline("when-gods-collide", record=rec)
+frames = truth_frames("when-gods-collide")
+feed(pipe, frames[:7])
+print("played", flush=True)
+while True:
+    pipe.process(frames[6], time.monotonic())
+"""
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                            cwd=str(Path(__file__).parents[2]))
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "played"
+        time.sleep(0.2)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    rec, referee, n = LiveRecord.resume(path)
+    rec.close()
+    assert n == 2
+    want, _ = pipeline("when-gods-collide")
+    feed(want, truth_frames("when-gods-collide")[:7])
+    assert referee.game.state_to_json(referee.state) == want.game.state_to_json(want.state)
+
+
+def test_a_detector_doubt_on_the_class_is_read_through_the_legal_moves() -> None:
+    pipe, m = pipeline("battle-grounds")
+    frames = truth_frames("battle-grounds")
+    after = json.loads(json.dumps(frames[5]))
+    for p in after["pieces"]:
+        if p["cell"] == "d4":
+            p["class"] = "south-iii"  # Spider-Man (level II) read as level III
+    t = feed(pipe, frames[:5])
+    feed(pipe, [after], t)
+    kind, text = pipe.announced[-1]
+    assert kind == "legal" and text.startswith(m["moves"][0]["announcement"])
+    assert "read as south-ii though it looks like south-iii" in text
+
+
+def test_a_piece_out_of_nowhere_is_an_impossible_position() -> None:
+    pipe, _ = pipeline("wormholes")
+    frames = truth_frames("wormholes")
+    t = feed(pipe, frames[:1])
+    extra = json.loads(json.dumps(frames[0]))
+    pawn = next(p for p in extra["pieces"] if p["class"] == "pawn-suns")
+    twin = dict(pawn, box=[pawn["box"][0] + 60, pawn["box"][1], pawn["box"][2] + 60, pawn["box"][3]])
+    extra["pieces"].append(twin)
+    feed(pipe, [extra], t)
+    kind, text = pipe.announced[-1]
+    assert kind == "illegal" and text.startswith("Impossible position") and "2 pawn-suns where there were 1" in text
+
+
+def test_five_counters_of_a_side_in_a_hex_is_an_impossible_position() -> None:
+    pipe, _ = pipeline("oneworld")
+    frames = truth_frames("oneworld")
+    t = feed(pipe, frames[:1])
+    bad = json.loads(json.dumps(frames[0]))
+    stone = next(p for p in bad["pieces"] if p["class"] == "borg-stone" and p["in_labels"])
+    for k in range(4):  # four more BORG counters on the same hex
+        bad["pieces"].append(dict(stone, box=[b + k for b in stone["box"]]))
+    feed(pipe, [bad], t)
+    kind, text = pipe.announced[-1]
+    assert kind == "illegal" and f"5 BORG counters in {stone['cell']} (at most 4)" in text
+
+
+def test_a_lifted_piece_shows_where_it_may_legally_go() -> None:
+    pipe, m = pipeline("battle-grounds")
+    frames = truth_frames("battle-grounds")
+    t = feed(pipe, frames[:1])
+    feed(pipe, [frames[3]], t)  # carried: Spider-Man has left f6, the hand is over the board
+    assert pipe.stability.hand and "f6" in pipe.hints
+    assert m["moves"][0]["to"] in pipe.hints["f6"]
+    assert pipe.announced == []

@@ -1,0 +1,96 @@
+"""``tabletop play`` end to end on the bundled sample sequences: real frames, real marker pose
+tracking, the detector replaced by a ground-truth double (tests only; no trained model)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_live_doubles import SAMPLES, manifest, truth_detections
+
+from tabletop.cli import main
+
+
+class TruthDetector:
+    """Recognises each sample frame by its pixels and answers with its ground truth."""
+
+    def __init__(self, game: str) -> None:
+        import cv2
+
+        self.by_hash = {}
+        names: set[str] = set()
+        for f in manifest(game)["frames"]:
+            img = cv2.imread(str(SAMPLES / f["image"]))
+            truth = json.loads((SAMPLES / f["truth"]).read_text())
+            names.update(truth["classes"])
+            self.by_hash[hashlib.sha1(img.tobytes()).hexdigest()] = truth
+        self.names = tuple(sorted(names))
+
+    def detect(self, frame: np.ndarray):
+        return truth_detections(self.by_hash[hashlib.sha1(frame.tobytes()).hexdigest()])
+
+
+def _play(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str, *extra: str) -> tuple[int, str, Path]:
+    import vision.detect
+
+    monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: TruthDetector(game)))
+    m = manifest(game)
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(m["start"]))
+    rolls = [r for mv in m["moves"] for r in mv["rolls"]]
+    argv = ["play", game, "--images", str(SAMPLES), "--glob", f"{game}-turn-*.jpg", "--position", str(start),
+            "--options", json.dumps(m["options"]), "--no-window", "--out", str(tmp_path / "frames"),
+            "--audio", f"wav:{tmp_path / 'said.wav'}", *extra]
+    if rolls:
+        argv += ["--rolls", ",".join(map(str, rolls))]
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    code = main(argv)
+    return code, out.getvalue(), tmp_path
+
+
+@pytest.mark.parametrize("game", ["oneworld", "when-gods-collide", "wormholes", "battle-grounds", "the-game"])
+def test_play_a_sample_sequence_end_to_end(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str) -> None:
+    record = tmp_path / "game.jsonl"
+    extra = ["--record", str(record)]
+    if game == "the-game":  # the field in the samples has no markers: a pose file, as calibrate writes
+        from calibration.pose import BoardPose
+
+        board = json.loads((SAMPLES / "the-game-turn-00.json").read_text())["board"]
+        pose = BoardPose.from_homography(np.linalg.inv(np.array(board["board_to_image"])), "inch",
+                                         tuple(board["size"]))
+        (tmp_path / "pose.json").write_text(json.dumps(pose.to_json()))
+        extra += ["--pose", str(tmp_path / "pose.json")]
+    code, text, folder = _play(monkeypatch, tmp_path, game, *extra)
+    assert code == 0, text
+    m = manifest(game)
+    for mv in m["moves"]:
+        if game == "the-game":  # distances measured from boxes differ from the truth by a few hundredths
+            assert mv["announcement"].split(";")[0].split(" moves ")[0] in text
+        else:
+            assert mv["announcement"] in text
+    assert "ILLEGAL" not in text or "Illegal" in text
+    assert game == "the-game" or "board found" in text
+    lines = record.read_text().splitlines()
+    assert json.loads(lines[0])["game"] == game
+    assert len(lines) == 1 + 1 + sum(len(mv["before"]) for mv in m["moves"])  # header, legal move, rolls
+    frames = sorted((folder / "frames").glob("*.jpg"))
+    assert len(frames) == len(m["frames"]) * 5
+    with wave.open(str(folder / "said.wav")) as w:
+        assert w.getnframes() > 0
+
+
+def test_play_without_a_detector_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["play", "wormholes", "--images", str(SAMPLES), "--glob", "wormholes-turn-*.jpg",
+                 "--position", str(tmp_path / "missing.json"), "--no-window", "--out", str(tmp_path)])
+    assert code == 2
+    assert capsys.readouterr().err.count("\n") == 1
