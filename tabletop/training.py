@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from tabletop.errors import InputError, TabletopError
 
-__all__ = ["add_train_parser", "add_eval_parser", "run_train", "run_eval", "TrainingError"]
+__all__ = ["TrainingError", "add_eval_parser", "add_train_parser", "run_eval", "run_train"]
 
 
 class TrainingError(TabletopError, ValueError):
@@ -198,6 +198,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     out.flush()
 
     def progress(r: EpochReport) -> None:
+        if r.epoch > r.epochs:  # ultralytics' final validation of the best weights
+            return
         m = r.metrics
         score = next((m[k] for k in ("metrics/mAP50-95(P)", "metrics/mAP50-95(B)") if k in m), None)
         per = r.seconds / r.epoch
@@ -209,7 +211,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         result = train(recipe, yaml_path, folder, start_from=start_from, progress=progress, fraction=args.fraction)
     except DetectorError as err:
         raise TrainingError(str(err)) from None
-    out.write(f"trained in {result.seconds / 60:.1f} min; weights: {result.weights}\n"
+    took = f"{result.seconds:.0f} s" if result.seconds < 120 else f"{result.seconds / 60:.1f} min"
+    out.write(f"trained in {took}; weights: {result.weights}\n"
               f"measure them: tabletop eval {args.game} --data DIR --weights {result.weights}\n")
     return 0
 
@@ -225,7 +228,7 @@ def _render(recipe: Any, folder: Path, out: TextIO) -> Path:
         return folder / "data.yaml"
     if folder.exists() and any(folder.iterdir()):
         raise InputError("--out", f"{folder} holds another dataset: choose a new --out folder")
-    val_every = int(round(1 / recipe.data_val)) if recipe.data_val > 0 else 0
+    val_every = round(1 / recipe.data_val) if recipe.data_val > 0 else 0
     out.write(f"rendering {recipe.data_count} images of {recipe.game} (seed {recipe.data_seed}) into {folder}\n")
     out.flush()
     summary = write_dataset(recipe.game, folder, recipe.data_count, seed=recipe.data_seed,

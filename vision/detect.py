@@ -28,7 +28,8 @@ import logging
 import os
 import shutil
 import threading
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ import numpy as np
 
 from vision.detections import Detections, facing_from_keypoints
 
-__all__ = ["BACKENDS", "Detector", "DetectorError", "resolve_weights", "ultralytics_module", "onnx_export"]
+__all__ = ["BACKENDS", "Detector", "DetectorError", "onnx_export", "resolve_weights", "ultralytics_module"]
 
 BACKENDS = ("auto", "ultralytics", "onnx")
 CACHE_ENV = "TABLETOP_CACHE"
@@ -110,7 +111,9 @@ def onnx_export(weights: Path, imgsz: tuple[int, int] = (480, 640), folder: Path
         level = quiet.level
         quiet.setLevel(logging.WARNING)
         try:
-            out = model.export(format="onnx", imgsz=list(imgsz), simplify=False, dynamic=False, verbose=False)
+            with warnings.catch_warnings():  # torch's tracer warns about ultralytics' shape checks
+                warnings.simplefilter("ignore")
+                out = model.export(format="onnx", imgsz=list(imgsz), simplify=False, dynamic=False, verbose=False)
         except Exception as err:  # noqa: BLE001 - ultralytics raises many kinds; one message
             raise DetectorError(f"could not export {weights} to ONNX: {type(err).__name__}: {err}") from None
         finally:
@@ -173,14 +176,14 @@ class Detector:
             return cls(runner, runner.info, "onnx", conf, iou)
         if backend in ("auto", "onnx"):
             try:
-                import onnxruntime  # noqa: F401
                 import onnx  # noqa: F401
+                import onnxruntime  # noqa: F401
             except ImportError:
                 if backend == "onnx":
                     raise DetectorError("backend 'onnx' needs onnxruntime and onnx: pip install onnxruntime onnx") from None
             else:
                 runner = _OnnxRunner(onnx_export(weights, (imgsz * 3 // 4 // 32 * 32, imgsz)))
-                return cls(runner, runner.info, "onnx", conf, iou)
+                return cls(runner, replace(runner.info, source=weights), "onnx", conf, iou)
         runner = _UltralyticsRunner(weights, imgsz)
         return cls(runner, runner.info, "ultralytics", conf, iou)
 
@@ -249,8 +252,8 @@ class _OnnxRunner:
         h, w = frame.shape[:2]
         th, tw = self.shape
         r = min(th / h, tw / w)
-        nh, nw = int(round(h * r)), int(round(w * r))
-        top, left = int(round((th - nh) / 2 - 0.1)), int(round((tw - nw) / 2 - 0.1))
+        nh, nw = round(h * r), round(w * r)
+        top, left = round((th - nh) / 2 - 0.1), round((tw - nw) / 2 - 0.1)
         img = frame if (nh, nw) == (h, w) else cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
         canvas = np.full((th, tw, 3), 114, np.uint8)
         canvas[top:top + nh, left:left + nw] = img

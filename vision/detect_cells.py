@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BoardCells", "FrameGeometry", "board_cells", "GRID_GAMES"]
+__all__ = ["GRID_GAMES", "BoardCells", "FrameGeometry", "board_cells"]
 
 #: Games whose pieces stand on cells (The Game's field is measured in inches instead).
 GRID_GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds")

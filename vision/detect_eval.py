@@ -45,7 +45,7 @@ import numpy as np
 from vision.detect_cells import GRID_GAMES, FrameGeometry, board_cells
 from vision.detections import Detections
 
-__all__ = ["EvalReport", "Sample", "evaluate", "load_samples", "average_precision", "box_iou", "MAP_CONF"]
+__all__ = ["MAP_CONF", "EvalReport", "Sample", "average_precision", "box_iou", "evaluate", "load_samples"]
 
 MAP_CONF = 0.001
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
@@ -231,6 +231,7 @@ class EvalReport:
     ap_per_class: dict[int, float]
     cells: int = 0
     cells_right: int = 0
+    cells_occupied: int = 0
     boards: int = 0
     boards_right: int = 0
     facing_errors: list[float] = field(default_factory=list)
@@ -261,6 +262,21 @@ class EvalReport:
     def facing_p95(self) -> float | None:
         return float(np.percentile(self.facing_errors, 95)) if self.facing_errors else None
 
+    def recall(self, right_class: bool) -> float | None:
+        """Share of labelled pieces (hands left out) matched by a detection (IoU >= 0.5,
+        confidence >= the threshold): of any piece class, or of their own class."""
+        m = self.confusion
+        if m is None:
+            return None
+        nc = len(self.names)
+        pieces = [i for i in range(nc) if self.names[i] != "hand"]
+        total = int(m[pieces].sum())
+        if not total:
+            return None
+        if right_class:
+            return float(sum(m[i, i] for i in pieces)) / total
+        return float(m[np.ix_(pieces, pieces)].sum()) / total
+
     def figures(self) -> dict[str, Any]:
         """The headline figures as plain values (``None``: not measurable on this data)."""
         return {
@@ -269,12 +285,15 @@ class EvalReport:
             "map50": _round(self.map50),
             "cell_accuracy": _round(self.cell_accuracy),
             "cells": self.cells,
+            "empty_cells_share": _round(1 - self.cells_occupied / self.cells) if self.cells else None,
             "board_accuracy": _round(self.board_accuracy),
             "boards": self.boards,
             "facing_median_deg": _round(self.facing_median, 2),
             "facing_p95_deg": _round(self.facing_p95, 2),
             "facing_pieces": len(self.facing_errors),
             "facing_missed": self.facing_missed,
+            "pieces_found": _round(self.recall(right_class=False)),
+            "pieces_found_right_class": _round(self.recall(right_class=True)),
             "dice_accuracy": _round(self.dice_accuracy),
             "dice": self.dice,
             "ms_per_image": round(self.seconds_per_image * 1000, 1),
@@ -286,7 +305,8 @@ class EvalReport:
         lines = [f"{self.game}: {self.images} images"]
         lines.append(f"mAP50-95          {_fmt(f['map50_95'])}   (mAP50 {_fmt(f['map50'])})")
         if self.cells:
-            lines.append(f"per cell          {_pct(self.cell_accuracy)}   ({self.cells_right}/{self.cells} cells)")
+            lines.append(f"per cell          {_pct(self.cell_accuracy)}   ({self.cells_right}/{self.cells} cells; "
+                         f"{_pct(1 - self.cells_occupied / self.cells).strip()} of them empty)")
             lines.append(f"whole board       {_pct(self.board_accuracy)}   ({self.boards_right}/{self.boards} frames)")
         else:
             lines.append("per cell          n/a (needs truth/ with a grid game's cells)")
@@ -296,6 +316,10 @@ class EvalReport:
                          f"({len(self.facing_errors)} pieces; {self.facing_missed} not found)")
         if self.dice:
             lines.append(f"dice              {_pct(self.dice_accuracy)}   ({self.dice_right}/{self.dice} dice)")
+        found, right = self.recall(right_class=False), self.recall(right_class=True)
+        if found is not None:
+            lines.append(f"pieces found      {_pct(found)}   (as some piece; {_pct(right).strip()} as the right one; "
+                         f"IoU >= 0.5)")
         lines.append(f"detector          {f['ms_per_image']} ms per image (while evaluating)")
         lines += [f"note: {n}" for n in self.notes]
         if self.confusion is not None:
@@ -479,6 +503,7 @@ def _truth_figures(game: str, s: Sample, det: Detections, names: Sequence[str], 
             if lab in got:
                 got[lab][names[c] if 0 <= c < len(names) else str(c)] += 1
         right = sum(1 for lab in counted if want[lab] == got[lab])
+        report.cells_occupied += sum(1 for lab in counted if want[lab])
         report.cells += len(counted)
         report.cells_right += right
         if counted:

@@ -26,8 +26,16 @@ from typing import Any
 
 from vision.detect import DetectorError, ultralytics_module
 
-__all__ = ["Recipe", "RecipeError", "TrainResult", "EpochReport", "load_recipe", "train", "resolved_data_yaml",
-           "tile_dataset"]
+__all__ = [
+    "EpochReport",
+    "Recipe",
+    "RecipeError",
+    "TrainResult",
+    "load_recipe",
+    "resolved_data_yaml",
+    "tile_dataset",
+    "train",
+]
 
 
 class RecipeError(DetectorError):

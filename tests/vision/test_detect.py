@@ -17,14 +17,14 @@ SHIPPED = models.available()
 SEED = 20261120
 
 #: Per game: of the labelled pieces (hands left out) in the sample frame, the share the
-#: shipped model must find with the right class (IoU >= 0.5). Set a little under what the
-#: shipped weights do on this frame (docs/models.md has the figures on held-out data).
-MIN_FOUND = {
-    "oneworld": 0.3,
-    "battle-grounds": 0.5,
-    "when-gods-collide": 0.3,
-    "wormholes": 0.3,
-    "the-game": 0.3,
+#: shipped model must find as some piece, and as the right piece (IoU >= 0.5): half of what
+#: it does on its 200-image held-out set (docs/models.md), as one frame varies.
+MIN_FOUND = {  # game: (as some piece, as the right piece)
+    "oneworld": (0.33, 0.17),
+    "battle-grounds": (0.4, 0.2),
+    "when-gods-collide": (0.3, 0.15),
+    "wormholes": (0.3, 0.15),
+    "the-game": (0.3, 0.15),
 }
 
 
@@ -139,12 +139,16 @@ def test_each_shipped_model_finds_the_pieces_of_a_rendered_frame(game: str, samp
     assert labels, "the sample frame shows no pieces"
     boxes = np.array([lab.box for lab in labels], float)
     classes = np.array([lab.class_id for lab in labels])
-    hit = 0
-    if len(found):
-        iou = box_iou(boxes, found.xyxy)
-        iou[classes[:, None] != found.class_id[None, :]] = 0
-        hit = int((iou.max(axis=1) >= 0.5).sum())
-    assert hit / len(labels) >= MIN_FOUND.get(game, 0.3), f"{game}: found {hit} of {len(labels)} pieces"
+    pieces = found[found.class_name != "hand"] if found.class_name is not None else found
+    any_hit = right_hit = 0
+    if len(pieces):
+        iou = box_iou(boxes, pieces.xyxy)
+        any_hit = int((iou.max(axis=1) >= 0.5).sum())
+        iou[classes[:, None] != pieces.class_id[None, :]] = 0
+        right_hit = int((iou.max(axis=1) >= 0.5).sum())
+    least_any, least_right = MIN_FOUND[game]
+    assert any_hit / len(labels) >= least_any, f"{game}: found {any_hit} of {len(labels)} pieces"
+    assert right_hit / len(labels) >= least_right, f"{game}: {right_hit} of {len(labels)} pieces read right"
     assert found.class_name is not None and set(found.class_name) <= set(detector.names)
 
 

@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from vision.detect_cells import FrameGeometry, board_cells
-from vision.detect_eval import Sample, average_precision, box_iou, evaluate, labels_as_detections, load_samples
+from vision.detect_eval import (
+    Sample,
+    average_precision,
+    box_iou,
+    evaluate,
+    labels_as_detections,
+    load_samples,
+)
 from vision.detections import Detections
 
 SEED = 20261120
@@ -65,7 +72,7 @@ def test_a_broken_label_file_shows_the_drop(rendered: dict[str, Path], tmp_path:
     broken_dir = tmp_path / "broken"
     shutil.copytree(rendered[game], broken_dir)
     # every piece of one image relabelled as the next class, as a careless labeller might
-    label = sorted((broken_dir / "labels" / "train").iterdir())[0]
+    label = min((broken_dir / "labels" / "train").iterdir())
     lines = [ln.split() for ln in label.read_text().splitlines() if ln.strip()]
     hand = names.index("hand")
     label.write_text("".join(" ".join([str((int(p[0]) + 1) % hand if int(p[0]) != hand else hand)] + p[1:]) + "\n"
@@ -88,7 +95,9 @@ def test_missing_and_extra_detections_cost_cells_and_precision(rendered: dict[st
     samples = load_samples(rendered[game])
     names = names_of(rendered[game])
 
-    def halve(frame: np.ndarray, queue: list[Sample] = list(samples)) -> Detections:
+    queue = list(samples)
+
+    def halve(frame: np.ndarray) -> Detections:
         d = labels_as_detections(queue.pop(0))
         return d[np.arange(len(d)) % 2 == 0]
 
@@ -105,7 +114,9 @@ def test_facing_of_the_game_is_measured_against_the_engine(rendered: dict[str, P
     assert report.cells == 0  # no grid
     assert len(report.facing_errors) > 0 and report.facing_missed == 0
     # keypoints turned half round: the error grows to around 180 degrees
-    def turned(frame: np.ndarray, queue: list[Sample] = list(samples)) -> Detections:
+    queue = list(samples)
+
+    def turned(frame: np.ndarray) -> Detections:
         d = labels_as_detections(queue.pop(0))
         assert d.keypoints is not None
         kp = d.keypoints.copy()
