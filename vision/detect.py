@@ -58,17 +58,15 @@ _ULTRALYTICS_LOCK = threading.Lock()
 
 
 def ultralytics_module() -> Any:
-    """Import ultralytics set up to stay offline (no hub, no analytics, no online checks
-    that would try a download). The one place tabletop imports it."""
+    """Import ultralytics set up to stay offline: with ``YOLO_OFFLINE=1`` it makes no online
+    check, sends no analytics and tries no download (the user's ultralytics settings file
+    is left as it is). The one place tabletop imports it."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
     with _ULTRALYTICS_LOCK:
         try:
             import ultralytics
-            from ultralytics.utils import SETTINGS
         except ImportError as err:  # pragma: no cover - a broken install
             raise DetectorError(f"ultralytics is not installed ({err}): pip install ultralytics") from None
-        if SETTINGS.get("sync", False):
-            SETTINGS.update({"sync": False})
     return ultralytics
 
 

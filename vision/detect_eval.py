@@ -94,13 +94,21 @@ def _read_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndar
 
 
 def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
-    """The images of a dataset folder (``images/<split>/``; every split when ``split`` is
-    ``None``), with their labels and ground truth."""
+    """The images of a dataset folder (``images/<split>/``, every split when ``split`` is
+    ``None``; or ``images/`` and ``labels/`` without splits), with their labels and ground
+    truth (``truth/<split>/``, when the dataset was rendered)."""
     import cv2
 
     folder = Path(folder)
-    splits = [split] if split else sorted(p.name for p in (folder / "images").iterdir() if p.is_dir()) \
-        if (folder / "images").is_dir() else []
+    images = folder / "images"
+    if split:
+        splits = [split]
+    elif images.is_dir():
+        splits = sorted(p.name for p in images.iterdir() if p.is_dir())
+        if not splits and any(p.suffix.lower() in IMAGE_SUFFIXES for p in images.iterdir()):
+            splits = [""]  # images/ and labels/ without splits
+    else:
+        splits = []
     samples = []
     for sp in splits:
         for img in sorted((folder / "images" / sp).iterdir()):
@@ -536,3 +544,36 @@ def labels_as_detections(sample: Sample) -> Detections:
     n = len(sample.classes)
     kps = sample.keypoints[:, None, :] if sample.keypoints is not None and n else None
     return Detections(sample.boxes.copy(), np.ones(n), sample.classes.copy(), None, kps)
+
+
+def transfer_figures(samples: Sequence[Sample], detect: Callable[[np.ndarray], Detections], names: Sequence[str],
+                     kinds: Iterable[str], right_of: Mapping[int, str] | None = None,
+                     conf: float = 0.25) -> dict[str, float | int | None]:
+    """How a model does on photos labelled in another scheme (real checkers, real dice):
+    of the labelled objects, the share found by a detection of one of ``kinds`` (IoU >= 0.5,
+    confidence >= ``conf``), the share read as ``right_of[label class]`` when given, and
+    the detections of ``kinds`` matching nothing."""
+    import cv2
+
+    names = tuple(names)
+    wanted = {i for i, n in enumerate(names) if n in set(kinds)}
+    total = found = right = extra = 0
+    for s in samples:
+        frame = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"{s.image}: cannot read this image")
+        det = detect(frame)
+        det = det[(det.confidence >= conf) & np.isin(det.class_id, list(wanted))]
+        pairs = _greedy_pairs(det, s.boxes)
+        total += len(s.boxes)
+        found += len(pairs)
+        extra += len(det) - len(pairs)
+        if right_of is not None:
+            right += sum(1 for j, i in pairs.items() if names[det.class_id[i]] == right_of.get(int(s.classes[j])))
+    return {
+        "objects": total,
+        "found": _round(found / total) if total else None,
+        "right": _round(right / total) if total and right_of is not None else None,
+        "false_detections": extra,
+        "images": len(samples),
+    }
