@@ -275,8 +275,8 @@ class _OnnxRunner:
         if self.kpt_shape:
             k, d = self.kpt_shape
             kp = out[4 + nc:4 + nc + k * d, keep].T[order].reshape(-1, k, d).astype(float)
-            kp[:, :, 0] = (kp[:, :, 0] - left) / r
-            kp[:, :, 1] = (kp[:, :, 1] - top) / r
+            kp[:, :, 0] = ((kp[:, :, 0] - left) / r).clip(0, w)  # clipped to the frame, as ultralytics does
+            kp[:, :, 1] = ((kp[:, :, 1] - top) / r).clip(0, h)
             if d == 2:
                 kp = np.concatenate([kp, np.ones(kp.shape[:2] + (1,))], axis=2)
             keypoints = kp

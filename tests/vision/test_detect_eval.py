@@ -164,3 +164,25 @@ def test_box_iou_table() -> None:
     a = np.array([[0, 0, 10, 10], [20, 20, 30, 30]], float)
     b = np.array([[0, 0, 10, 10], [5, 0, 15, 10], [100, 100, 101, 101]], float)
     assert box_iou(a, b).round(4).tolist() == [[1.0, 0.3333, 0.0], [0.0, 0.0, 0.0]]
+
+
+def test_transfer_figures_on_photos_labelled_another_way(tmp_path: Path) -> None:
+    import cv2
+
+    from vision.detect_eval import transfer_figures
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.zeros((100, 200, 3), np.uint8))
+    # two real dice showing 3 and 6 pips (class k: k + 1 pips)
+    (tmp_path / "labels" / "a.txt").write_text("2 0.25 0.5 0.1 0.2\n5 0.75 0.5 0.1 0.2\n")
+    samples = load_samples(tmp_path)
+    assert len(samples) == 1 and samples[0].size == (200, 100)
+    names = ("d6-1", "d6-2", "d6-3", "d6-4", "d6-5", "d6-6", "hand")
+    boxes = samples[0].boxes
+
+    def detect(frame: np.ndarray) -> Detections:  # reads the 3, misreads the 6 as a 5, adds a hand
+        return Detections(np.vstack([boxes, [[0, 0, 10, 10]]]), np.array([0.9, 0.8, 0.9]), np.array([2, 4, 6]))
+
+    figures = transfer_figures(samples, detect, names, names[:6], {k: f"d6-{k + 1}" for k in range(6)})
+    assert figures == {"objects": 2, "found": 1.0, "right": 0.5, "false_detections": 0, "images": 1}
