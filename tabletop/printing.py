@@ -285,7 +285,7 @@ def run_print(args: argparse.Namespace, out: TextIO) -> int:
     files = print_kit(args.game, folder, args.paper, args.format)
     pages = sum(1 for f in files if f.suffix == ".png") or None
     paper = PAPERS[args.paper]
-    print(f"Wrote {kit.title}'s kit ({paper.title}, {DPI} dpi) to {folder}:", file=out)
+    print(f"Wrote the kit of {kit.title} ({paper.title}, {DPI} dpi) to {folder}:", file=out)
     for f in files:
         print(f"  {f.name}", file=out)
     if pages:
