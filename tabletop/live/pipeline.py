@@ -22,7 +22,7 @@ from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.infer import Reading, hints, infer
 from vision.detections import Detections
 
-__all__ = ["FrameResult", "FrameView", "LivePipeline", "Rolls"]
+__all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
 
 
 class Rolls:
@@ -48,6 +48,43 @@ class Rolls:
         if self.say:
             self.say(f"Rolled {value} on a d{sides} for {what}.")
         return value
+
+
+class Corrections:
+    """What the undo and accept-other keys need: the last reading with the engine state and
+    seen boards it was read from, the actions played with their dice, and, after an undo, the
+    table's position that must change before anything is read again."""
+
+    def __init__(self) -> None:
+        self.context: tuple[Any, Any, SeenBoard, Reading] | None = None
+        self.current: Reading | None = None  # the reading of the last move now standing
+        self.current_played = False
+        self.others: list[Reading] | None = None  # worked out on the first press of the key
+        self.index = 0
+        self.stack: list[tuple[Reading, tuple[int, ...]]] = []  # played readings, with their dice
+        self.pending_key: Any = None
+
+    def remember(self, state: Any, base: SeenBoard, seen: SeenBoard, reading: Reading) -> None:
+        if reading.kind in ("legal", "illegal"):
+            self.context, self.current, self.current_played = (state, base, seen, reading), reading, False
+            self.others, self.index = None, 0
+        self.pending_key = None
+
+    def played(self, reading: Reading, rolls: Any) -> None:
+        self.stack.append((reading, tuple(rolls)))
+        if reading is self.current:
+            self.current_played = True
+
+    def undone(self, after: SeenBoard | None) -> tuple[Reading | None, tuple[int, ...]]:
+        self.pending_key = after.key() if after is not None else None
+        self.current_played = False
+        return self.stack.pop() if self.stack else (None, ())
+
+    def waiting(self, seen: SeenBoard) -> bool:
+        if self.pending_key is not None and seen.key() == self.pending_key:
+            return True
+        self.pending_key = None
+        return False
 
 
 @dataclass(frozen=True)
@@ -108,6 +145,7 @@ class LivePipeline:
         self.paused = False
         self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
         self._hint_key: Any = None
+        self._corrections = Corrections()
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -177,8 +215,12 @@ class LivePipeline:
             self._event("impossible", problems=problems)
             result.reading = Reading("impossible", note=text)
             return
+        if self._corrections.waiting(seen):  # undone, and the table not yet put back
+            return
+        state0, base0 = self.state, self.base
         reading = infer(self.game, self.state, self.base, seen)
         result.reading = reading
+        self._corrections.remember(state0, base0, seen, reading)
         self.readings.append(reading)
         if reading.kind == "none":
             if self.last_flagged is not None:
@@ -216,6 +258,7 @@ class LivePipeline:
             self._event("illegal", action=reading.action_json, verdict=err.verdict.to_json())
             return
         self.history.append((self.state, self.base))
+        self._corrections.played(reading, step.rolls_used)
         self.state = step.state
         self.base = seen
         self.last_flagged = None
@@ -242,16 +285,59 @@ class LivePipeline:
         except Exception:  # noqa: BLE001 - hints are a help, never a reason to stop
             self.hints = {}
 
-    # -- keys --------------------------------------------------------------------------------
-    def undo(self) -> bool:
-        """Take back the last legal action in memory (the record keeps it; an ``undo`` event
-        says so in the side log)."""
+    # -- keys (tabletop.live.window) ---------------------------------------------------------
+    def undo(self) -> str:
+        """Take back the last legal action: the engine state and the seen board go back, the
+        dice it used are given back, the record gets an ``undo`` line. Nothing is read again
+        until the table changes (the piece is put back, or moved elsewhere). Returns what was
+        undone ("" when nothing was)."""
         if not self.history:
-            return False
+            return ""
+        after = self.base
         self.state, self.base = self.history.pop()
+        reading, rolls = self._corrections.undone(after)
+        self.rolls.given[:0] = list(rolls)  # the dice already rolled stay rolled
         self.stability.reset()
-        self._event("undo")
-        return True
+        self.last_move, self.last_flagged = None, None
+        what = self.game.notation(reading.action) if reading is not None and reading.action is not None else "a move"
+        if self.record is not None and hasattr(self.record, "undo"):
+            self.record.undo(reading.action_json if reading is not None else None, what)
+        else:
+            self._event("undo", action=reading.action_json if reading is not None else None)
+        return what
+
+    def accept_other(self) -> str:
+        """Accept the next other reading of the last move (:mod:`tabletop.live.correct`): the
+        first reading is taken back when it was played, the other one played and announced.
+        Pressed again, the next reading (and at the end the first one again). Returns what
+        happened, for the player."""
+        c = self._corrections
+        if c.context is None:
+            return "no move to read otherwise yet"
+        state0, base0, seen, first = c.context
+        if c.others is None:
+            from tabletop.live.correct import other_readings
+
+            c.others = [first] if first.kind == "legal" else []
+            c.others[:0] = other_readings(self.game, state0, base0, seen, first)
+        if not c.others or (len(c.others) == 1 and c.others[0] is c.current):
+            return "no other legal reading of the last move"
+        nxt = c.others[c.index % len(c.others)]
+        c.index += 1
+        if nxt is c.current:
+            nxt = c.others[c.index % len(c.others)]
+            c.index += 1
+        if c.current is not None and c.current_played and self.history:
+            self.undo()
+        c.pending_key = None
+        self.state, self.base = state0, base0
+        result = FrameResult(self.frames, time.monotonic(), "accepted")
+        self._play(nxt, seen, result)
+        played = self.state is not state0
+        c.current, c.current_played = nxt, played
+        self._event("accept-other", action=nxt.action_json, played=played)
+        said = " ".join(text for _, text in result.announcements)
+        return f"other reading: {said}" if played else f"the other reading was not played: {said}"
 
     def recalibrate(self) -> None:
         self.stability.reset()

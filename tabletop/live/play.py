@@ -6,14 +6,13 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.errors import InputError
 
-__all__ = ["add_play_parser", "has_display", "run_play"]
+__all__ = ["add_play_parser", "build_pipeline", "has_display", "run_play"]
 
 
 def has_display() -> bool:
@@ -58,7 +57,9 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
             "  tabletop play wormholes --images sample_images --glob 'wormholes-turn-*.jpg' \\\n"
             "      --position start.json --no-window --out annotated --audio wav:said.wav\n"
             "  tabletop play oneworld --camera 0 --resume game.jsonl\n\n"
-            "keys in the window: p pause, u undo, r recalibrate, m mute, q quit.\n\n" + exit_text
+            "  tabletop play battle-grounds --video table.mp4 --no-window --out annotated.mp4\n\n"
+            "keys in the window: p pause, u undo, a accept the other reading of the last move,\n"
+            "r recalibrate, m mute, q quit.\n\n" + exit_text
         ),
     )
     play.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
@@ -81,7 +82,10 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     rec.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines; must not exist)")
     rec.add_argument("--resume", metavar="FILE", help="continue the game of this record, appending to it")
     play.add_argument("--no-window", action="store_true", help="no window: write annotated frames to --out")
-    play.add_argument("--out", metavar="DIR", help="folder for annotated frames (with --no-window)")
+    play.add_argument("--out", metavar="DIR|FILE.mp4", help="annotated frames: a folder of JPEGs, or an MP4 "
+                      "when the name ends in .mp4")
+    play.add_argument("--video-out", metavar="FILE.mp4", help="also write the annotated frames as an MP4 (10 fps "
+                      "for --images, else the source's rate)")
     play.add_argument("--window", dest="window_s", type=float, default=0.3, metavar="S",
                       help="seconds a position must stay still with no hand (default 0.3)")
     play.add_argument("--pose", metavar="FILE", help="a fixed board pose (JSON from 'tabletop calibrate board' "
@@ -105,12 +109,53 @@ def _marker_spec(game: str, options: dict[str, Any]) -> Any:
     return kits[0]
 
 
+def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tracker: Any = None,
+                   audio: Any = None, record: Any = None, rolls: Any = None, window_s: float = 0.3,
+                   say: Callable[[str], None] = print) -> Any:
+    """The live pipeline of ``game`` from ``state``: a fixed ``pose`` (a
+    :class:`calibration.pose.BoardPose`) or the game's marker ``tracker``, and ``detector``."""
+    from tabletop.live.board import BoardMapper, PoseGeometry
+    from tabletop.live.pipeline import FrameView, LivePipeline
+
+    mapper = BoardMapper.for_game(game.name, game.state_to_json(state), game.options_to_json(),
+                                  names=tuple(detector.names))
+
+    def locate(frame: Any) -> FrameView | None:
+        if pose is not None:
+            return FrameView(PoseGeometry(pose), pose.board_corners_in_image(), "fixed")
+        update = tracker.update(frame)
+        for e in update.events:
+            say(e.text)
+        if update.pose is None:
+            return None
+        q = update.pose.quality
+        return FrameView(PoseGeometry(update.pose), update.pose.board_corners_in_image(),
+                         f"{update.state} {q.residual_px:.1f}px")
+
+    return LivePipeline(game, state, detector.detect, locate, mapper, audio=audio, record=record,
+                        rolls=rolls, window_s=window_s, log=say)
+
+
+def _video_fps(args: argparse.Namespace) -> float:
+    if args.images:
+        return 10.0  # ImageFolder's stream rate
+    if args.video:
+        import cv2
+
+        cap = cv2.VideoCapture(args.video)
+        fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+        cap.release()
+        return float(fps) if 1.0 <= fps <= 240.0 else 30.0
+    return 30.0
+
+
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.audio import Audio
-    from tabletop.live.board import BoardMapper, PoseGeometry
     from tabletop.live.inputs import open_source
-    from tabletop.live.pipeline import FrameView, LivePipeline, Rolls
+    from tabletop.live.pipeline import Rolls
     from tabletop.live.record import LiveRecord
+    from tabletop.live.session import FrameSink, run_frames
+    from tabletop.live.window import Controls, Window, handle_key
     from tabletop.referee import load_game
 
     def say(text: str) -> None:
@@ -121,6 +166,10 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         options = json.loads(args.options)
     except json.JSONDecodeError as err:
         raise InputError("--options", f"not JSON: {err.msg}") from None
+    if args.no_window and not (args.out or args.video_out):
+        raise InputError("--out", "--no-window needs --out DIR (or FILE.mp4) for the annotated frames")
+    if args.video_out and not args.video_out.lower().endswith(".mp4"):
+        raise InputError("--video-out", f"the video must be an .mp4 file, got {args.video_out!r}")
     record = None
     if args.resume:
         record, referee, n = LiveRecord.resume(args.resume)
@@ -141,8 +190,6 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
             if Path(args.record).exists():
                 raise InputError("--record", f"{args.record} exists (use --resume to continue it)")
             record = LiveRecord.create(args.record, game.name, game.options_to_json(), game.state_to_json(state))
-    if args.no_window and not args.out:
-        raise InputError("--out", "--no-window needs --out DIR for the annotated frames")
     from calibration.tracker import PoseTracker
     from vision.detect import Detector, DetectorError
 
@@ -150,12 +197,6 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         detector = Detector.load(args.weights or args.game)
     except DetectorError as err:
         raise InputError("detector", str(err)) from None
-    tracker = PoseTracker(_marker_spec(game.name, options))
-    sj = game.state_to_json(state)
-    mapper = BoardMapper.for_game(game.name, sj, game.options_to_json(), names=tuple(detector.names))
-    audio = Audio(args.audio, out=say)
-    rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
-
     fixed = None
     if args.pose:
         from calibration.pose import BoardPose
@@ -164,66 +205,35 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
             fixed = BoardPose.from_json(json.loads(Path(args.pose).read_text()))
         except json.JSONDecodeError as err:
             raise InputError("--pose", f"not JSON: {err.msg}") from None
-
-    def locate(frame: Any) -> FrameView | None:
-        if fixed is not None:
-            return FrameView(PoseGeometry(fixed), fixed.board_corners_in_image(), "fixed")
-        update = tracker.update(frame)
-        for e in update.events:
-            say(e.text)
-        if update.pose is None:
-            return None
-        q = update.pose.quality
-        return FrameView(PoseGeometry(update.pose), update.pose.board_corners_in_image(),
-                         f"{update.state} {q.residual_px:.1f}px")
-
-    pipe = LivePipeline(game, state, detector.detect, locate, mapper, audio=audio, record=record,
-                        rolls=rolls, window_s=args.window_s, log=say)
+    tracker = None if fixed is not None else PoseTracker(_marker_spec(game.name, options))
+    audio = Audio(args.audio, out=say)
+    rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
+    pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record,
+                          rolls=rolls, window_s=args.window_s, say=say)
     source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                          pattern=args.glob)
     show = not args.no_window and has_display()
     if not args.no_window and not show:
         say("no display: running without a window (use --no-window --out DIR for annotated frames)")
-    folder = Path(args.out) if args.out else None
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-    from tabletop.live.overlay import draw
-
-    started, n = time.monotonic(), 0
+    video = args.video_out or (args.out if args.out and args.out.lower().endswith(".mp4") else None)
+    folder = args.out if args.out and args.out != video else None
+    sink = FrameSink(folder, video, _video_fps(args)) if (folder or video) else None
+    window = Window(f"tabletop play {game.name}") if show else None
+    controls = Controls(pipe, audio, tracker, say)
     try:
-        for frame, t in source:
-            n += 1
-            result = pipe.process(frame, t)
-            if frame is not None and (folder is not None or show):
-                import cv2
-
-                fps = n / max(1e-6, time.monotonic() - started)
-                img = draw(frame, result, pipe, fps)
-                if folder is not None:
-                    cv2.imwrite(str(folder / f"frame-{n:05d}.jpg"), img)
-                if show:
-                    cv2.imshow(f"tabletop play {game.name}", img)
-                    key = cv2.waitKey(1) & 0xFF
-                    if key == ord("q"):
-                        break
-                    if key == ord("p"):
-                        pipe.paused = not pipe.paused
-                        say("paused" if pipe.paused else "resumed")
-                    elif key == ord("u"):
-                        say("undone" if pipe.undo() else "nothing to undo")
-                    elif key == ord("r"):
-                        tracker.reset()
-                        pipe.recalibrate()
-                        say("recalibrating")
-                    elif key == ord("m"):
-                        say("muted" if audio.toggle_mute() else "sound on")
-            if args.max_frames and n >= args.max_frames:
-                break
+        n = run_frames(source, pipe, sink=sink, window=window, max_frames=args.max_frames,
+                       on_key=lambda key: handle_key(key, controls))
     finally:
+        if sink is not None:
+            sink.close()
+        if window is not None:
+            window.close()
         audio.close()
         if record is not None:
             record.close()
     legal = sum(1 for k, _ in pipe.announced if k == "legal")
     illegal = sum(1 for k, _ in pipe.announced if k == "illegal")
     say(f"{n} frames, {legal} legal and {illegal} illegal announced")
+    if sink is not None:
+        say(f"annotated frames: {sink.count} written to {video or folder}")
     return 0

@@ -6,6 +6,14 @@ holds the time and the announcement. Verdicts of illegal moves, impossible posit
 stream events go to a side log beside it (``RECORD.events.jsonl``), also one JSON object per
 line with its time. A crash can at worst leave a half-written last line, which
 :meth:`LiveRecord.resume` drops.
+
+Taking a move back (the ``u`` key) appends an undo line to the record, never rewrites it::
+
+    {"undo": {"type": "move", "piece": "B11", "to": "1118"}, "comment": "2026-... undone: B11-1118"}
+
+``undo`` holds the action taken back: the last action still standing. :func:`plain_text`
+gives the record without undo lines and the actions they took back (blank lines keep the
+line numbers), which :meth:`LiveRecord.resume` replays.
 """
 
 from __future__ import annotations
@@ -20,11 +28,40 @@ from typing import Any
 from tabletop.records import RecordHeader, entry_json, parse_record
 from tabletop.referee import Referee, replay
 
-__all__ = ["LiveRecord"]
+__all__ = ["LiveRecord", "plain_text"]
 
 
 def _stamp(t: float | None = None) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() if t is None else t))
+
+
+def plain_text(text: str) -> str:
+    r"""``text`` (a live record) with every undo line and the action it took back blanked.
+
+    >>> t = '{"game": "x"}\n{"action": 1}\n{"action": 2}\n{"undo": 2}\n{"action": 3}\n'
+    >>> plain_text(t).splitlines()
+    ['{"game": "x"}', '{"action": 1}', '', '', '{"action": 3}']
+    """
+    lines = text.split("\n")
+    standing: list[int] = []  # indices of the action lines still standing
+    header = False
+    for i, raw in enumerate(lines):
+        if not raw.strip():
+            continue
+        if not header:
+            header = True
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError:
+            continue  # left for the record's own parser to report
+        if isinstance(obj, dict) and "undo" in obj:
+            lines[i] = ""
+            if standing:
+                lines[standing.pop()] = ""
+        else:
+            standing.append(i)
+    return "\n".join(lines)
 
 
 class LiveRecord:
@@ -58,7 +95,7 @@ class LiveRecord:
             with open(p, "r+b") as f:
                 f.truncate(cut)
             raw = raw[:cut]
-        record = parse_record(raw.decode("utf-8"), str(p))
+        record = parse_record(plain_text(raw.decode("utf-8")), str(p))
         referee = Referee.for_record(record)
         n = sum(1 for _ in replay(record, referee))
         return cls(p, sync=sync, _append=True), referee, n
@@ -73,6 +110,11 @@ class LiveRecord:
                t: float | None = None) -> None:
         self._write(self._file, entry_json(action_json, tuple(rolls), f"{_stamp(t)} {announcement}".strip()))
         self.event("action", action=action_json, rolls=list(rolls), announcement=announcement, t=t)
+
+    def undo(self, action_json: Any, notation: str = "", t: float | None = None) -> None:
+        """Append an undo line: ``action_json``, the last action standing, is taken back."""
+        self._write(self._file, {"undo": action_json, "comment": f"{_stamp(t)} undone: {notation}".strip()})
+        self.event("undo", action=action_json, notation=notation, t=t)
 
     def event(self, kind: str, t: float | None = None, **data: Any) -> None:
         self._write(self._events, {"time": _stamp(t), "kind": kind, **data})
