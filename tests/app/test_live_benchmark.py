@@ -1,0 +1,60 @@
+"""The live referee benchmark's turn generator and counting (benchmarks/turns.py,
+benchmarks/live_referee.py), on two Battle Grounds turns with the ground-truth detector double."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import live_referee
+import turns
+
+
+@pytest.fixture(scope="module")
+def two_turns() -> list[turns.Turn]:
+    renderer = turns.TurnRenderer("battle-grounds")
+    return [turns.make_turn("battle-grounds", 7001, 0, True, renderer),
+            turns.make_turn("battle-grounds", 7001, 1, False, renderer)]
+
+
+def test_turns_are_checked_by_the_engine_and_laid_out_on_a_stream(two_turns: list[turns.Turn]) -> None:
+    legal, illegal = two_turns
+    assert legal.verdict.legal and not illegal.verdict.legal
+    assert illegal.game.verdict(illegal.state, illegal.game.action_from_json(illegal.action)).code == illegal.verdict.code
+    for turn in two_turns:
+        assert turn.images[0].shape == (480, 640, 3)
+        hands = [f.hand_over_board for f in turn.stream]
+        assert not any(hands[:turns.STILL_BEFORE]) and not any(hands[-turns.STILL_AFTER:])
+        assert any(hands)
+        steps = {round(b.t - a.t, 6) for a, b in zip(turn.stream, turn.stream[1:])}
+        assert steps == {round(1 / turns.FPS, 6)}
+        assert turn.first_free == pytest.approx(turn.stream[-turns.STILL_AFTER].t)
+
+
+def test_counts_come_from_the_announcements(two_turns: list[turns.Turn]) -> None:
+    legal, illegal = two_turns
+    results = [live_referee.run_turn(t, "truth") for t in two_turns]
+    ok, bad = results
+    assert bad.flagged and bad.read_right and bad.said[0][0] == "illegal"
+    assert ok.read_right and ok.legal_announced and not ok.false_alarm
+    summary = live_referee.summarize(results)
+    assert (summary["illegal_flagged"], summary["illegal_turns"], summary["false_alarms"]) == (1, 1, 0)
+    assert summary["legal_read_right"] == 1 and summary["announced_under_hand"] == 0
+    assert summary["frames"] == len(legal.stream) + len(illegal.stream)
+    # the window (0.3 s) ends on the fifth frame at 15 fps, after the first frame without a hand
+    assert 0.3 <= summary["latency_max_s"] < 0.5
+
+
+def test_a_referee_that_sees_nothing_flags_nothing(two_turns: list[turns.Turn], monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.detections import Detections
+
+    monkeypatch.setattr(live_referee, "truth_detections", lambda truth: Detections.empty())
+    summary = live_referee.summarize([live_referee.run_turn(t, "truth") for t in two_turns])
+    assert summary["illegal_flagged"] == 0 and summary["legal_read_right"] == 0
+    assert summary["answered"] == 0 and summary["latency_median_s"] is None
