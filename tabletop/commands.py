@@ -26,15 +26,15 @@ from tabletop.records import GameRecord, bundled_record, bundled_record_names, p
 from tabletop.referee import Referee, load_game, replay
 
 __all__ = [
-    "EXIT_OK",
-    "EXIT_ILLEGAL",
     "EXIT_BAD_INPUT",
     "EXIT_BUG",
-    "run_games",
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
     "run_check",
+    "run_demo",
+    "run_games",
     "run_moves",
     "run_replay",
-    "run_demo",
 ]
 
 EXIT_OK = 0
@@ -332,7 +332,17 @@ def _demo_hints(game: str) -> str:
 
 
 def run_demo(args: argparse.Namespace, out: TextIO) -> int:
-    record = bundled_record(args.game)
+    if not args.record:
+        from tabletop.demo import DEMO_GAMES, run_sample_demo
+
+        if args.game is not None and args.game not in DEMO_GAMES:
+            raise InputError("--game", f"no sample turn for {args.game!r} (games: {', '.join(DEMO_GAMES)})")
+        return run_sample_demo([args.game] if args.game else list(DEMO_GAMES), args.out, out)
+    return _run_record_demo(args.game or "oneworld", args, out)
+
+
+def _run_record_demo(game: str, args: argparse.Namespace, out: TextIO) -> int:
+    record = bundled_record(game)
     referee = Referee.for_record(record)
     announcer = Announcer(out, speak=args.speak)
     if announcer.speaking:
@@ -348,7 +358,7 @@ def run_demo(args: argparse.Namespace, out: TextIO) -> int:
         DEMO_INTRO.format(
             title=referee.game.title,
             actions=len(record.entries),
-            source=f"tabletop/data/records/{args.game}.jsonl",
+            source=f"tabletop/data/records/{game}.jsonl",
             about=about,
             speech=speech,
         ),
@@ -362,7 +372,7 @@ def run_demo(args: argparse.Namespace, out: TextIO) -> int:
         DEMO_OUTRO.format(
             turns=turns if isinstance(turns, int) else "several",
             actions=len(record.entries),
-            hints=_demo_hints(args.game),
+            hints=_demo_hints(game),
         ),
         file=out,
         end="",

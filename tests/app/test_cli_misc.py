@@ -38,8 +38,8 @@ def test_games_skips_an_engine_that_is_not_finished(cli, monkeypatch):
     assert "the 'half-done' engine is not available yet" in check.error_line()
 
 
-def test_demo_welcomes_replays_and_suggests_what_next(cli):
-    result = cli("demo")
+def test_demo_record_welcomes_replays_and_suggests_what_next(cli):
+    result = cli("demo", "--record")
     assert result.code == 0, result.err
     out = result.out
     assert out.startswith("Welcome to tabletop")
@@ -55,7 +55,7 @@ def test_demo_with_a_delay_and_speech_unavailable(cli, monkeypatch):
     pauses = []
     monkeypatch.setattr("tabletop.commands.time.sleep", pauses.append)
     monkeypatch.setattr("tabletop.announcer.shutil.which", lambda name: None)
-    result = cli("demo", "--delay", "0.25", "--speak")
+    result = cli("demo", "--record", "--delay", "0.25", "--speak")
     assert result.code == 0
     assert result.err.startswith("tabletop: warning: no speech program found")
     assert len(result.err.splitlines()) == 1
@@ -67,7 +67,8 @@ def test_demo_with_a_delay_and_speech_unavailable(cli, monkeypatch):
     [
         (["demo", "--delay", "soon"], "--delay: expected a number of seconds, got 'soon'"),
         (["demo", "--delay", "-1"], "--delay: the delay must be between 0 and 60 seconds"),
-        (["demo", "--game", "chess"], "no bundled record for 'chess'"),
+        (["demo", "--record", "--game", "chess"], "no bundled record for 'chess'"),
+        (["demo", "--game", "chess"], "--game: no sample turn for 'chess'"),
         (["fly"], "invalid choice: 'fly'"),
         (["rules", "check", "--game", "oneworld", "--bogus"], "unrecognized arguments: --bogus"),
     ],
@@ -97,7 +98,7 @@ def test_no_command_prints_help_and_exits_2(cli, argv, expected):
         (["--help"], ["games", "demo", "rules", "exit status:", "docs/cli.md"]),
         (["rules", "--help"], ["check", "moves", "replay"]),
         (["games", "--help"], ["--json"]),
-        (["demo", "--help"], ["--speak", "--delay", "--game"]),
+        (["demo", "--help"], ["--speak", "--delay", "--game", "--out", "--record"]),
         (
             ["rules", "check", "--help"],
             ["--game", "FILE", "needs_rolls", "--compact", "exit status:"],
