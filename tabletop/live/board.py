@@ -25,6 +25,10 @@ MAX_PER_CELL = {"when-gods-collide": 1, "battle-grounds": 1}
 DICE_PREFIXES = ("die-", "d6-", "chess-", "hero-")
 #: Classes that stand up (their foot, not their box centre, is on the cell).
 STANDING_PREFIXES = ("pawn-", "north-", "south-")
+#: Two boxes on one cell are two objects (not one read twice) only when both are at least this
+#: sure and overlap less than this.
+SURE = 0.5
+APART_IOU = 0.3
 
 
 class Geometry(Protocol):
@@ -149,8 +153,42 @@ class BoardMapper:
                     continue
                 cell = None
             pieces.append(SeenPiece(name, cell, (x, y), b, float(det.confidence[i]), facing))  # type: ignore[arg-type]
+        pieces = _one_read(pieces, self.game)
         over = any(_box_over(h, board_polygon) for h in hands) if board_polygon is not None else bool(hands)
         return SeenBoard(self.game, tuple(pieces), tuple(sorted(dice)), tuple(hands), over)
+
+
+def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:
+    """Two boxes of one kind of object on one cell are one object read twice (a weak detector
+    often gives one figure two class boxes) unless they are clearly apart and both sure: the
+    most confident reading stays. Kinds: When Gods Collide and Battle Grounds, a piece per
+    square (a Seth token lies on a checker, apart); Wormholes, a coin and a ship per cell.
+    OneWorld's counters stack, one box over the other, and are all kept."""
+    if game not in ("when-gods-collide", "battle-grounds", "wormholes"):
+        return pieces
+    groups: dict[tuple[str, str], list[SeenPiece]] = {}
+    for p in pieces:
+        if p.cell is not None:
+            kind = p.cls.split("-")[0] if game == "wormholes" else str(p.cls.startswith("seth-"))
+            groups.setdefault((p.cell, kind), []).append(p)
+    drop: set[int] = set()
+    for group in groups.values():
+        kept: list[SeenPiece] = []
+        for p in sorted(group, key=lambda q: -q.confidence):
+            if kept and not (p.confidence >= SURE and kept[0].confidence >= SURE
+                             and all(_iou(p.box, k.box) < APART_IOU for k in kept)):
+                drop.add(id(p))
+                continue
+            kept.append(p)
+    return [p for p in pieces if id(p) not in drop]
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def _board_facing(geometry: Geometry, anchor: np.ndarray, image_deg: float, at: tuple[float, float]) -> float:
@@ -172,7 +210,8 @@ def _box_over(box: tuple[float, float, float, float], polygon: np.ndarray) -> bo
     return not (box[2] < x0 or box[0] > x1 or box[3] < y0 or box[1] > y1)
 
 
-def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int = 4) -> list[str]:
+def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int = 4,
+                known: int | None = None) -> list[str]:
     """What in ``seen`` no legal play could produce, as sentences (empty: nothing wrong).
 
     Per cell: OneWorld at most ``stacking_limit`` children (Stone, Blade, Fog) of one side in
@@ -193,13 +232,15 @@ def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int
         per_cell = Counter(p.cell for p in seen.pieces if p.cell is not None)
         problems += [f"{n} pieces in {cell} (at most {limit})" for cell, n in sorted(per_cell.items())
                      if limit is not None and n > limit]
-    # more pieces than there were (OneWorld brings reinforcements): which kinds grew; one kind
-    # read as another, the count unchanged, is a detector doubt for the move reading instead
-    if accepted is not None and seen.game != "oneworld" and len(seen.pieces) > len(accepted.pieces):
+    # more pieces than there were (OneWorld brings reinforcements), by at least two: one box too
+    # many is a doubled or false box; which kinds grew. ``known``: the pieces the engine has on
+    # the board (the camera may have missed some of them at the last position)
+    was = max(len(accepted.pieces) if accepted is not None else 0, known or 0)
+    if accepted is not None and seen.game != "oneworld" and len(seen.pieces) >= was + 2:
         before = Counter(p.cls for p in accepted.pieces)
         now = Counter(p.cls for p in seen.pieces)
         grew = [f"{n} {cls} where there were {before.get(cls, 0)}" for cls, n in sorted(now.items())
                 if n > before.get(cls, 0)]
-        problems.append(f"{len(seen.pieces)} pieces where there were {len(accepted.pieces)}"
+        problems.append(f"{len(seen.pieces)} pieces where there were {was}"
                         + (f" ({', '.join(grew)})" if grew else ""))
     return problems

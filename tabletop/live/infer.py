@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.core import CHANCE, GameRules, Verdict
 from tabletop.live.board import SeenBoard
+from tabletop.live.explain import COSTS, Scene, piece_classes
 
 __all__ = ["Reading", "diff", "infer", "locations", "move_action"]
 
@@ -128,19 +129,100 @@ def _same_cell(game: str, a: Any, b: Any, tol: float = 0.6) -> bool:
 # -- the reading ---------------------------------------------------------------------------------
 
 def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
-    """The action that turned ``before`` into ``after`` from engine state ``state``."""
-    name = game.name
+    """The action that turned ``before`` (the seen board of the engine's position ``state``)
+    into ``after``. Grid games: the candidate that best explains ``after``
+    (:mod:`tabletop.live.explain`); The Game: points matched by distance."""
     if CHANCE in game.to_move(state) and tuple(before.dice) != tuple(after.dice):
         roll = _read_roll(game, state, before, after)
         if roll is not None:
             return roll
+    if game.name == "the-game":
+        return _infer_points(game, state, before, after)
+    return _infer_cells(game, state, before, after)
+
+
+def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
+    name = game.name
+    sj = game.state_to_json(state)
+    where = dict(locations(name, sj))
+    scene = Scene.build(before, after, where, piece_classes(game, sj))
+    changed = scene.changed()
+    if not changed:
+        return Reading("none")
+    hidden = scene.hidden()
+    if len(hidden) >= COSTS["occluded"]:  # several pieces gone at once: a hand the detector missed
+        return Reading("none", note=f"{len(hidden)} pieces hidden at once ({', '.join(map(str, hidden))}); "
+                       "waiting for a clear view")
+    nothing = scene.none_cost()
+    # legal readings: every legal action that moves a piece from or to a cell that changed;
+    # illegal ones: an engine piece from a cell that changed to a cell where something arrived
+    candidates: list[tuple[float, int, Any, Any, Any, Any]] = []  # cost, order, piece, from, to, action
+    moves: set[tuple[Any, Any, Any]] = set()
+    for a in _legal(game, state):
+        ft = _from_to(name, game.action_to_json(a), where)
+        if ft is None or ft[0] is None or (ft[0] not in changed and ft[1] not in changed):
+            continue
+        piece = _piece(name, game.action_to_json(a))
+        moves.add((piece, ft[0], ft[1]))
+        candidates.append((scene.move_cost(piece, ft[0], ft[1]), 0, piece, ft[0], ft[1], a))
+    arrivals = scene.arrivals()
+    for piece, cell in where.items():
+        for to in arrivals if cell in changed else ():
+            if to != cell and (piece, cell, to) not in moves:
+                candidates.append((scene.move_cost(piece, cell, to) + COSTS["illegal"], 1, piece, cell, to, None))
+    best: Reading | None = None
+    tried: list[dict[str, Any]] = []
+    for cost, _, piece, frm, to, a in sorted(candidates, key=lambda x: (x[0], x[1])):
+        if cost > nothing - COSTS["margin"] or (best is not None and len(tried) >= 4):
+            break
+        note = _class_note(scene, piece, to)
+        if a is not None:
+            if best is None:
+                return Reading("legal", a, game.action_to_json(a), game.verdict(state, a), frm, to, note)
+            continue
+        aj = move_action(name, piece, frm, to)
+        try:
+            action = game.action_from_json(aj)
+            verdict = game.verdict(state, action)
+        except Exception:  # noqa: BLE001, S112 - the engine may refuse a reading in any way
+            continue
+        tried.append(aj)
+        if verdict.legal and best is None:  # legal after all (the legal list writes it differently)
+            return Reading("legal", action, aj, verdict, frm, to, note)
+        if best is None:
+            best = Reading("illegal", action, aj, verdict, frm, to)
+    if best is not None:
+        return Reading(best.kind, best.action, best.action_json, best.verdict, best.frm, best.to, best.note,
+                       tuple(t for t in tried if t != best.action_json))
+    strange = scene.unexplained()
+    if len(strange) >= 2:  # several pieces where nothing can be: worth saying
+        return Reading("unclear", note=f"{_items(strange)} seen where no piece of the game can be")
+    return Reading("none", note=f"{len(changed)} cell(s) read differently; no move explains them")
+
+
+def _piece(game: str, aj: Mapping[str, Any]) -> Any:
+    if game == "when-gods-collide":
+        return aj.get("from")
+    return aj.get("piece", aj.get("ship"))
+
+
+def _class_note(scene: Scene, piece: Any, to: Any) -> str:
+    mover = scene.classes.get(piece)
+    new = scene.grew(to) or scene.after.get(to, Counter())
+    if mover is None or not new or new[mover]:
+        return ""
+    looks = min(new)
+    return f"read as {mover} though it looks like {looks}"
+
+
+def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
+    name = game.name
     gone, came = diff(before, after)
     if not gone and not came:
         return Reading("none")
-    if not gone or not came:
+    if not gone or not came:  # a piece lifted, hidden or missed; one more seen: not a move
         what = "appeared" if came else "disappeared"
-        items = came or gone
-        return Reading("unclear", note=f"{_items(items)} {what}; not a move")
+        return Reading("none", note=f"{_items(came or gone)} {what}; not a move")
     sj = game.state_to_json(state)
     where = dict(locations(name, sj))
     # candidate (from, to) pairs: a piece that left one place and a piece of the same kind that

@@ -19,7 +19,7 @@ import numpy as np
 from rules.core import GameRules
 from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
-from tabletop.live.infer import Reading, hints, infer
+from tabletop.live.infer import Reading, hints, infer, locations
 from vision.detections import Detections
 
 __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
@@ -208,7 +208,8 @@ class LivePipeline:
             return
         limit = getattr(self.game, "options", None)
         limit = getattr(limit, "stacking_limit", 4) if limit is not None else 4
-        problems = implausible(seen, self.base, limit if isinstance(limit, int) else 4)
+        known = len(locations(self.game.name, self.game.state_to_json(self.state)))
+        problems = implausible(seen, self.base, limit if isinstance(limit, int) else 4, known)
         if problems:
             text = "Impossible position: " + "; ".join(problems) + "."
             self._announce(result, text, "illegal")
@@ -264,9 +265,9 @@ class LivePipeline:
         self.last_flagged = None
         self.last_move = reading
         text = " ".join(e.text for e in step.events) or self.game.notation(reading.action)
-        if reading.note:
-            text += f" ({reading.note})"
         self._announce(result, text, "legal")
+        if reading.note:  # a detector doubt: for the log, not for the players
+            self._event("doubt", action=reading.action_json, note=reading.note)
         if self.record is not None:
             self.record.action(reading.action_json, step.rolls_used, text)
         outcome = self.game.outcome(self.state)

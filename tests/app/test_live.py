@@ -88,14 +88,14 @@ def test_an_impossible_seen_position_is_reported_with_what_looks_wrong() -> None
     frames = truth_frames("battle-grounds")
     t = feed(pipe, frames[:1])
     bad = json.loads(json.dumps(frames[0]))
-    extra = dict(bad["pieces"][0])  # a second figure on a1, where one was
-    extra["box"] = [b + 2 for b in extra["box"]]
-    bad["pieces"].append(extra)
+    # Spider-Man and Kraven seen where they will go while still seen where they stand: two
+    # figures more than the board holds, not one doubled box
+    bad["pieces"] += [p for p in frames[10]["pieces"] if p["cell"] in ("d4", "f4")]
     state = pipe.state
     feed(pipe, [bad], t)
     kind, text = pipe.announced[-1]
-    assert kind == "illegal" and text.startswith("Impossible position")
-    assert "a1" in text
+    assert kind == "illegal" and text.startswith("Impossible position: 24 pieces where there were 22")
+    assert "2 north-i where there were 1" not in text and "south-ii" in text
     assert pipe.state is state
 
 
@@ -277,8 +277,8 @@ def test_a_detector_doubt_on_the_class_is_read_through_the_legal_moves() -> None
     t = feed(pipe, frames[:5])
     feed(pipe, [after], t)
     kind, text = pipe.announced[-1]
-    assert kind == "legal" and text.startswith(m["moves"][0]["announcement"])
-    assert "read as south-ii though it looks like south-iii" in text
+    assert (kind, text) == ("legal", m["moves"][0]["announcement"])
+    assert pipe.last_move.note == "read as south-ii though it looks like south-iii"
 
 
 def test_a_piece_out_of_nowhere_is_an_impossible_position() -> None:
@@ -288,10 +288,13 @@ def test_a_piece_out_of_nowhere_is_an_impossible_position() -> None:
     extra = json.loads(json.dumps(frames[0]))
     pawn = next(p for p in extra["pieces"] if p["class"] == "pawn-suns")
     twin = dict(pawn, box=[pawn["box"][0] + 60, pawn["box"][1], pawn["box"][2] + 60, pawn["box"][3]])
-    extra["pieces"].append(twin)
+    other = next(p for p in extra["pieces"] if p["class"] == "pawn-moons")  # and a second Moons ship
+    extra["pieces"] += [twin, dict(other, box=[other["box"][0] - 30, other["box"][1], other["box"][2] - 30,
+                                             other["box"][3]])]
     feed(pipe, [extra], t)
     kind, text = pipe.announced[-1]
-    assert kind == "illegal" and text.startswith("Impossible position") and "2 pawn-suns where there were 1" in text
+    assert kind == "illegal" and text.startswith("Impossible position")
+    assert "2 pawn-suns where there were 1" in text and "2 pawn-moons where there were 1" in text
 
 
 def test_five_counters_of_a_side_in_a_hex_is_an_impossible_position() -> None:

@@ -1,0 +1,173 @@
+"""Which action best explains what the camera sees: the engine's position is the truth the
+camera confirms, not the other way round.
+
+A weak detector misses pieces, reads one piece twice and calls a figure of one level another.
+So a new seen board is not turned into a move by subtracting it from the last one; instead each
+candidate (every legal action, every relocation of one engine piece to a cell where something
+new is seen, and "nothing changed") predicts which cells hold something, and the seen board
+is scored against each prediction cell by cell. A miss costs less than a contradiction (a
+piece still seen on the cell it left), occupancy weighs more than class, and a move must
+explain the board clearly better than "nothing changed" to be read at all.
+
+>>> scene = Scene({"a1": Counter({"north-i": 1}), "b2": Counter({"south-ii": 1})},
+...               {"b2": Counter({"south-ii": 1}), "a2": Counter({"north-ii": 1})},
+...               {"a1": ["kraven"], "b2": ["iron-man"]}, {"kraven": "north-i", "iron-man": "south-ii"})
+>>> scene.none_cost(), scene.move_cost("kraven", "a1", "a2")
+(2.5, 0.3)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["COSTS", "Scene", "piece_classes", "side_of"]
+
+#: What each disagreement between a prediction and the seen board costs.
+COSTS = {
+    "miss": 1.0,           # a piece seen at the last position and not now (a missed box)
+    "still_missed": 0.3,   # a piece the engine has there, missed before and now
+    "unexplained": 1.5,    # a piece seen where nothing should be (a false box, or a move not read)
+    "still_there": 3.0,    # the mover still seen on the cell it left
+    "not_arrived": 2.0,    # nothing new seen where the mover arrives
+    "other_kind": 0.3,     # what arrived is of the mover's side, another kind (a level misread)
+    "other_side": 1.0,     # what arrived looks like another side's piece
+    "illegal": 1.0,        # how much a legal reading is preferred to an illegal one
+    "margin": 0.5,         # how much better than "nothing changed" a move must explain the board
+    "occluded": 3,         # this many engine pieces seen before and gone at once: something hides them
+}
+
+#: When Gods Collide's revealed gods, by army.
+_GOD_ARMY = {"zeus": "greek", "odin": "norse", "marduk": "babylonian", "amun-ra": "egyptian"}
+
+
+def side_of(cls: str) -> str:
+    """The side (or kind of object) a class belongs to: ``north-ii`` -> ``north``."""
+    return _GOD_ARMY.get(cls, cls.split("-")[0])
+
+
+def piece_classes(game: Any, state_json: Mapping[str, Any]) -> dict[Any, str]:
+    """The detector class of each engine piece, keyed as :func:`tabletop.live.infer.locations`
+    keys them (When Gods Collide: by cell)."""
+    name = game.name
+    if name == "oneworld":
+        return {c["id"]: f"{c['side']}-{c['aspect']}" for c in state_json.get("children", [])}
+    if name == "when-gods-collide":
+        return {c["at"]: c["army"] for c in state_json.get("checkers", []) if c.get("at")}
+    if name == "wormholes":
+        return {k: f"pawn-{k}" for k in (state_json.get("ships") or {})}
+    if name == "battle-grounds":
+        from vision.render.scenes.battle_grounds import level_class
+
+        out = {}
+        for fig in (state_json.get("board") or {}).values():
+            try:
+                spec = game.table.roster.figure(fig)
+            except Exception:  # noqa: BLE001, S112 - an unknown figure has no class to compare
+                continue
+            out[fig] = f"{spec.owner}-{level_class(spec.level)}"
+        return out
+    if name == "the-game":
+        return {p["id"]: f"{p.get('side', p['id'][:1].lower() == 'r' and 'red' or 'blue')}-piece"
+                for p in state_json.get("pieces", [])}
+    return {}
+
+
+@dataclass
+class Scene:
+    """The two seen boards (cell -> classes seen there) and the engine's pieces (cell -> piece
+    ids, with their classes)."""
+
+    before: dict[Any, Counter[str]]
+    after: dict[Any, Counter[str]]
+    engine: dict[Any, list[Any]]
+    classes: dict[Any, str]
+
+    @classmethod
+    def build(cls, before: Any, after: Any, where: Mapping[Any, Any], classes: dict[Any, str]) -> Scene:
+        def cells(seen: Any) -> dict[Any, Counter[str]]:
+            out: dict[Any, Counter[str]] = {}
+            for p in seen.pieces:
+                if p.cell is not None:
+                    out.setdefault(p.cell, Counter())[p.cls] += 1
+            return out
+
+        engine: dict[Any, list[Any]] = {}
+        for pid, cell in where.items():
+            engine.setdefault(cell, []).append(pid)
+        return cls(cells(before), cells(after), engine, classes)
+
+    # -- evidence -------------------------------------------------------------------------------
+    def cells(self) -> set[Any]:
+        return set(self.before) | set(self.after) | set(self.engine)
+
+    def grew(self, cell: Any) -> Counter[str]:
+        """Classes seen at ``cell`` now more often than before (what arrived)."""
+        return self.after.get(cell, Counter()) - self.before.get(cell, Counter())
+
+    def shrank(self, cell: Any) -> Counter[str]:
+        return self.before.get(cell, Counter()) - self.after.get(cell, Counter())
+
+    def changed(self) -> set[Any]:
+        """Cells whose occupancy or classes differ between the two seen boards."""
+        return {c for c in set(self.before) | set(self.after) if self.before.get(c) != self.after.get(c)}
+
+    def hidden(self) -> list[Any]:
+        """Cells of engine pieces seen at the last position where nothing is seen now."""
+        return sorted((c for c in self.engine if self.before.get(c) and not self.after.get(c)), key=str)
+
+    def arrivals(self) -> list[Any]:
+        """Cells where something new is seen."""
+        return sorted((c for c in self.after if self.grew(c)), key=str)
+
+    # -- costs ------------------------------------------------------------------------------------
+    def _cell(self, cell: Any, expect: bool) -> float:
+        seen_now, seen_before = bool(self.after.get(cell)), bool(self.before.get(cell))
+        if expect and not seen_now:
+            return COSTS["miss"] if seen_before else COSTS["still_missed"]
+        if not expect and seen_now:
+            return COSTS["still_there"] if seen_before else COSTS["unexplained"]
+        return 0.0
+
+    def _expect(self, cell: Any) -> bool:
+        return bool(self.before.get(cell)) or bool(self.engine.get(cell))
+
+    def none_cost(self) -> float:
+        """How badly "nothing changed" explains the seen board."""
+        return sum(self._cell(c, self._expect(c)) for c in self.cells())
+
+    def move_cost(self, piece: Any, frm: Any, to: Any) -> float:
+        """How badly "``piece`` went from ``frm`` to ``to``" explains the seen board."""
+        if frm == to:
+            return self.none_cost() + COSTS["still_there"]
+        mover = self.classes.get(piece)
+        rest = sum(self._cell(c, self._expect(c)) for c in self.cells() if c not in (frm, to))
+        return rest + self._left(piece, frm, mover) + self._arrived(to, mover)
+
+    def _left(self, piece: Any, frm: Any, mover: str | None) -> float:
+        others = [p for p in self.engine.get(frm, []) if p != piece]
+        seen_before = self.before.get(frm, Counter())
+        still = bool(others) or sum(seen_before.values()) >= 2
+        cost = self._cell(frm, still)
+        if still and mover is not None and seen_before[mover] and not self.shrank(frm)[mover]:
+            cost += COSTS["other_kind"]  # the mover's kind is still seen on the stack it left
+        return cost
+
+    def _arrived(self, to: Any, mover: str | None) -> float:
+        new = self.grew(to)
+        if not new:
+            if self.after.get(to) and not self.before.get(to) and not self.engine.get(to):
+                new = self.after[to]
+            else:
+                return COSTS["not_arrived"]
+        if mover is None or new[mover]:
+            return 0.0
+        if any(side_of(c) == side_of(mover) for c in new):
+            return COSTS["other_kind"]
+        return COSTS["other_side"]
+
+    def unexplained(self) -> list[tuple[Any, str]]:
+        """(cell, class) seen where neither the last position nor the engine has anything."""
+        return [(c, k) for c in sorted(self.after, key=str) if not self._expect(c) for k in self.after[c]]
