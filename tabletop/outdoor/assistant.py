@@ -1,0 +1,228 @@
+"""What each piece may do, from the pieces as read, through The Game's rules engine.
+
+:func:`assess` turns the readings of a frame into engine pieces, asks
+:func:`rules.the_game.sight.observation` who is observed, and gives each piece its
+:class:`Advice`: its move (up to 6" anywhere, or 12" straight to the nearest edge), the
+edge it would walk off by, and the pieces of the other side it may act on with the number
+to beat. :func:`compare` reads the move between two positions and judges it with the
+engine (:func:`rules.the_game.moves.plan_move`): too long and by how much, off the field.
+Every sentence is plain text for :class:`tabletop.announcer.Announcer`.
+
+A single frame cannot tell how long a piece has stood idle, so the idle rule is left to the
+engine's game record (``tabletop play``); sight alone decides here.
+
+>>> from rules.the_game.shapes import Footprint
+>>> from tabletop.outdoor.readings import PieceReading
+>>> disc = Footprint.ellipse(1.0, 1.0)
+>>> r1 = PieceReading("R1", "red", FieldPoint(12, 10), 90.0, disc, (0, 0, 1, 1), 1.0)
+>>> b1 = PieceReading("B1", "blue", FieldPoint(12, 11.5), 270.0, disc, (0, 0, 1, 1), 1.0)
+>>> report = assess([r1, b1])
+>>> report.advice["R1"].sentence()
+'Red R1 is observed: up to 6 inches. It may act on B1 (0.5 inches away): needs above 3.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rules.core import Verdict
+from rules.geometry import FieldPoint
+from rules.the_game.acting import target_number
+from rules.the_game.model import Piece
+from rules.the_game.moves import Field, plan_move
+from rules.the_game.options import TheGameOptions
+from rules.the_game.shapes import gap
+from rules.the_game.sight import Sighting, observation, roll_stat
+from tabletop.outdoor.readings import PieceReading
+
+__all__ = ["Advice", "FieldReport", "assess", "compare", "inches", "progress", "whose_move"]
+
+_EDGE_NORMALS = {"near": (0.0, -1.0), "far": (0.0, 1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
+
+
+def inches(x: float) -> str:
+    """``3.456`` -> ``'3.5 inches'`` (one decimal; ``'1 inch'``)."""
+    text = f"{x:.1f}".rstrip("0").rstrip(".")
+    return f"{text} inch" if text == "1" else f"{text} inches"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One piece's status and what it may do. ``targets``: (piece id, gap in inches, number
+    to beat) for each piece of the other side within action range."""
+
+    piece: PieceReading
+    sighting: Sighting
+    move: float
+    edge: str
+    edge_distance: float
+    walk_to: FieldPoint
+    leaves: bool
+    targets: tuple[tuple[str, float, int], ...] = ()
+
+    @property
+    def observed(self) -> bool:
+        return self.sighting.observed
+
+    def sentence(self) -> str:
+        who = f"{self.piece.side.capitalize()} {self.piece.id}"
+        if self.observed:
+            text = f"{who} is observed: up to {inches(self.move)}."
+        else:
+            why = {"horizon": "it faces the horizon", "unseen": "nobody it sees is looking back",
+                   "last-piece": "it is the last piece"}.get(self.sighting.reason, self.sighting.reason)
+            where = f"off the {self.edge} edge" if self.leaves else f"towards the {self.edge} edge"
+            text = f"{who} is unobserved ({why}): {inches(self.move)} straight {where}."
+        for tid, d, number in self.targets:
+            chance = "cannot succeed" if number >= 6 else (f"needs above {number}" if number >= 1 else "cannot fail")
+            text += f" It may act on {tid} ({inches(d)} away): {chance}."
+        return text
+
+
+@dataclass(frozen=True)
+class FieldReport:
+    """A frame's pieces as the rules see them."""
+
+    readings: tuple[PieceReading, ...]
+    pieces: tuple[Piece, ...]
+    advice: dict[str, Advice] = field(default_factory=dict)
+    options: TheGameOptions = field(default_factory=TheGameOptions)
+
+    def reading(self, piece_id: str) -> PieceReading | None:
+        for r in self.readings:
+            if r.id.lower() == piece_id.lower():
+                return r
+        return None
+
+    def distance(self, a: str, b: str) -> float:
+        """Edge-to-edge distance between two pieces' footprints, in inches."""
+        pa, pb = self._piece(a), self._piece(b)
+        return gap(pa.outline, pb.outline)[0]
+
+    def _piece(self, piece_id: str) -> Piece:
+        for p in self.pieces:
+            if p.id.lower() == piece_id.lower():
+                return p
+        raise KeyError(piece_id)
+
+    def sentences(self) -> list[str]:
+        return [self.advice[r.id].sentence() for r in self.readings if r.id in self.advice]
+
+
+def to_piece(r: PieceReading) -> Piece:
+    return Piece(r.id, r.side, r.side, r.centre, r.facing % 360.0, r.footprint)
+
+
+def assess(readings: Sequence[PieceReading], options: TheGameOptions | None = None) -> FieldReport:
+    """Each piece's :class:`Advice` on a field of ``options`` (default 24" x 24")."""
+    opts = options or TheGameOptions()
+    pieces = tuple(to_piece(r) for r in readings)
+    table = observation(pieces, opts)
+    fld = Field(opts.field_width, opts.field_depth)
+    advice: dict[str, Advice] = {}
+    reach = opts.action_range + opts.tolerance
+    for r, p in zip(readings, pieces):
+        s = table[p.id]
+        edge, e = fld.nearest(p.at)
+        move = opts.observed_move if s.observed else opts.unobserved_move
+        nx, ny = _EDGE_NORMALS[edge]
+        step = e if (not s.observed and e <= move) else (move if not s.observed else min(move, e))
+        walk_to = FieldPoint(p.at.x + nx * step, p.at.y + ny * step)
+        targets = []
+        for q in pieces:
+            if q.side == p.side:
+                continue
+            d = gap(p.outline, q.outline)[0]
+            if d <= reach:
+                own = roll_stat(s.observed, opts)
+                theirs = roll_stat(table[q.id].observed, opts)
+                friends_t = sum(1 for o in pieces if o.side == q.side and o.id != q.id
+                                and gap(o.outline, q.outline)[0] <= reach)
+                friends_o = sum(1 for o in pieces if o.side == p.side and o.id != p.id
+                                and gap(o.outline, p.outline)[0] <= reach)
+                targets.append((q.id, d, target_number(own, theirs, friends_t, friends_o)))
+        leaves = not s.observed and e <= move
+        advice[p.id] = Advice(r, s, move, edge, e, walk_to, leaves, tuple(sorted(targets, key=lambda t: t[1])))
+    return FieldReport(tuple(readings), pieces, advice, opts)
+
+
+def _match(before: Sequence[Piece], after: Sequence[Piece], tol: float) -> tuple[dict[str, Piece], list[Piece]]:
+    """Pieces of ``before`` found again in ``after`` (same side; still ones first, then the
+    nearest), and those of ``after`` left over."""
+    pairs = sorted(((a.at.distance(b.at), i, j) for i, a in enumerate(before) for j, b in enumerate(after)
+                    if a.side == b.side), key=lambda t: t[0])
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    out: dict[str, Piece] = {}
+    for _, i, j in pairs:
+        if i in used_a or j in used_b:
+            continue
+        used_a.add(i)
+        used_b.add(j)
+        out[before[i].id] = after[j]
+    return out, [b for j, b in enumerate(after) if j not in used_b]
+
+
+def compare(before: FieldReport, after: FieldReport) -> list[str]:
+    """Sentences on what moved between two positions: each moved piece's move judged by the
+    rules (with its status before the move), and pieces that left the field."""
+    opts = before.options
+    fld = Field(opts.field_width, opts.field_depth)
+    found, _ = _match(before.pieces, after.pieces, opts.tolerance)
+    standing = len(before.pieces)
+    out: list[str] = []
+    for p in before.pieces:
+        adv = before.advice.get(p.id)
+        observed = adv.observed if adv else True
+        q = found.get(p.id)
+        who = f"{p.side.capitalize()} {p.id}"
+        if q is None:
+            edge, e = fld.nearest(p.at)
+            reach = opts.observed_move if observed else opts.unobserved_move
+            if e <= reach + opts.tolerance:
+                out.append(f"{who} left the field at the {edge} edge.")
+            else:
+                out.append(f"{who} is gone, but the nearest edge was {inches(e)} away: put it back "
+                           "or lay it on its side if it was knocked down.")
+            continue
+        moved = p.at.distance(q.at)
+        if moved <= opts.tolerance:
+            continue
+        plan = plan_move(p, q.at, q.facing, observed, standing == 1, opts)
+        if isinstance(plan, Verdict):
+            out.append(f"{who}: {plan.message}")
+        elif plan.leaves:
+            out.append(f"{who} moved {inches(plan.distance)} and left the field at the {plan.edge} edge.")
+        else:
+            limit = opts.observed_move if observed else opts.unobserved_move
+            out.append(f"{who} moved {inches(moved)} ({'observed' if observed else 'unobserved'}: "
+                       f"{inches(limit)} allowed).")
+    return out
+
+
+def whose_move(game: object, state: object) -> str:
+    """"Red to move (movement phase, sequence 1, turn 2)." from an engine state."""
+    to_move = game.to_move(state)  # type: ignore[attr-defined]
+    phase = getattr(getattr(state, "phase", None), "value", "")
+    if not to_move:
+        return "Nobody is to move: the game is over."
+    names = " or ".join(p.capitalize() for p in to_move)
+    return f"{names} to move ({phase} phase, sequence {state.sequence}, turn {state.turn})."  # type: ignore[attr-defined]
+
+
+def progress(game: object, before: object, after: object) -> list[str]:
+    """The end of a sequence and of the game, between two engine states."""
+    out: list[str] = []
+    if getattr(after, "sequence", 0) > getattr(before, "sequence", 0) or (
+            getattr(getattr(after, "phase", None), "value", "") == "over"
+            and getattr(getattr(before, "phase", None), "value", "") != "over"):
+        out.append(f"Sequence {before.sequence} is over.")  # type: ignore[attr-defined]
+        if getattr(getattr(after, "phase", None), "value", "") != "over":
+            out.append(f"Set up the pieces of sequence {after.sequence}.")  # type: ignore[attr-defined]
+    outcome = game.outcome(after)  # type: ignore[attr-defined]
+    if outcome is not None and game.outcome(before) is None:  # type: ignore[attr-defined]
+        winner = getattr(outcome, "winner", None)
+        out.append(f"The game is over: {str(winner).capitalize() + ' wins' if winner else 'no winner'}"
+                   f" ({getattr(outcome, 'reason', '')}).")
+    return out

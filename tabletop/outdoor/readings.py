@@ -1,0 +1,297 @@
+"""Each piece on the ground: its side, its centre and footprint in inches, and its facing.
+
+The detector gives a box and the front dot for every piece, in the picture. A box centre is
+not where a piece stands: a stone has height, and from a low camera its top and its dot lie
+beyond its foot. So each piece is read on the ground plane itself:
+
+1. the box's neighbourhood is warped onto the ground (``px_per_inch`` pixels an inch);
+2. the piece is told from the ground around it by colour (the ground's colour is taken from
+   the ring of the patch outside the box; a pixel is the piece's when its colour distance,
+   with lightness weighed down, is well above the ground's own spread); where two boxes overlap, each pixel goes to the nearer piece, so pieces that
+   touch or overlap are read apart;
+3. on the ground a piece of height ``h`` covers its foot plus its top pushed away from the
+   camera (by the factor ``H / (H - h)``, ``H`` the camera's height); the foot is what lies
+   both in that silhouette and in the silhouette pulled back towards the camera by the same
+   factor. ``piece_height`` (0.4" by default, a pebble) stands for every piece's height;
+4. the centre is the foot's centroid, the footprint its convex hull (an engine polygon in
+   the piece's own frame), and the front dot is lifted to ``piece_height`` before it is
+   mapped: the facing runs from the centre to the dot, or, for long pieces (sticks, leaves),
+   along the foot's long axis, turned to the dot's end.
+
+When the piece cannot be told from the ground, the box centre lifted to half the height
+stands for the centre and the game's default footprint for the foot (``method`` says which).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rules.geometry import FieldPoint
+from rules.the_game.shapes import Footprint
+from tabletop.outdoor.view import FieldView
+
+__all__ = ["PieceReading", "ReadingConfig", "name_pieces", "read_pieces"]
+
+
+@dataclass(frozen=True)
+class ReadingConfig:
+    """How pieces are read: ``piece_height`` inches; ``px_per_inch`` of the ground patches;
+    ``min_confidence`` of a detection; ``axis_ratio``: a foot this much longer than wide
+    takes its facing from its long axis; ``lightness_weight``: the weight of lightness
+    against colour when telling a piece from the ground (shadows darken the ground);
+    ``contrast``: a pixel differing from the ground by this many times the ground's own
+    spread belongs to the piece (or Otsu's threshold, when lower); ``default_footprint``
+    when the foot is not found."""
+
+    piece_height: float = 0.4
+    px_per_inch: float = 24.0
+    min_confidence: float = 0.25
+    axis_ratio: float = 1.5
+    lightness_weight: float = 0.3
+    contrast: float = 3.0
+    default_footprint: Footprint = field(default_factory=lambda: Footprint.ellipse(1.0, 1.0))
+    sides: tuple[str, ...] = ("red", "blue")
+
+
+@dataclass(frozen=True)
+class PieceReading:
+    """One piece as read: ``id`` (``R1``, ``B2``: side initial and number), ``side``,
+    ``centre`` and ``dot`` in field inches, ``facing`` in degrees (counter-clockwise from the
+    field's +x), ``footprint`` in the piece's frame, the detection's ``box`` and
+    ``confidence``, and ``method``: ``footprint`` (read from the ground) or ``box``."""
+
+    id: str
+    side: str
+    centre: FieldPoint
+    facing: float
+    footprint: Footprint
+    box: tuple[float, float, float, float]
+    confidence: float
+    dot: FieldPoint | None = None
+    method: str = "footprint"
+    outline: tuple[tuple[float, float], ...] = ()  # the foot on the field (inches)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "side": self.side,
+            "at": {"x": round(self.centre.x, 3), "y": round(self.centre.y, 3)},
+            "facing": round(self.facing, 1), "footprint": self.footprint.to_json(),
+            "confidence": round(self.confidence, 3), "method": self.method,
+        }
+
+
+def _side_of(name: str, sides: Sequence[str]) -> str | None:
+    for s in sides:
+        if name == s or name.startswith(f"{s}-"):
+            return s
+    return None
+
+
+def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingConfig = ReadingConfig()) -> list[PieceReading]:
+    """Every piece of a frame (undistorted, as :meth:`FieldSetup.locate` returns it) from the
+    detector's :class:`~vision.detections.Detections`; named with :func:`name_pieces`."""
+    names = [str(n) for n in (det.class_name if det.class_name is not None else det.class_id)]
+    keep = [i for i, n in enumerate(names)
+            if _side_of(n, config.sides) is not None and det.confidence[i] >= config.min_confidence]
+    boxes = np.asarray(det.xyxy, float)[keep] if keep else np.zeros((0, 4))
+    h = config.piece_height
+    # each box's centre lifted to half the height: where the piece roughly stands
+    centres = view.to_field(np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], h / 2) \
+        if len(boxes) else np.zeros((0, 2))
+    out: list[tuple[str, PieceReading]] = []
+    for k, i in enumerate(keep):
+        side = _side_of(names[i], config.sides)
+        assert side is not None
+        dot = None
+        if det.keypoints is not None and det.keypoints.shape[1] > 0:
+            d = view.to_field(det.keypoints[i, :1, :2], h)[0]
+            if np.all(np.isfinite(d)):
+                dot = FieldPoint(float(d[0]), float(d[1]))
+        others = [(boxes[j], centres[j]) for j in range(len(boxes)) if j != k]
+        foot = _foot(image, view, boxes[k], centres[k], others, config)
+        if foot is not None:
+            centre, hull, axis, elongation = foot
+            method = "footprint"
+        else:
+            centre, hull, axis, elongation, method = centres[k], None, None, 1.0, "box"
+        facing = _facing(centre, dot, axis, elongation, config.axis_ratio)
+        at = FieldPoint(float(centre[0]), float(centre[1]))
+        footprint, outline = _footprint(hull, at, facing, config.default_footprint)
+        reading = PieceReading("", side, at, facing, footprint, tuple(float(v) for v in boxes[k]),  # type: ignore[arg-type]
+                               float(det.confidence[i]), dot, method, outline)
+        out.append((side, reading))
+    return name_pieces([r for _, r in out], config.sides)
+
+
+def name_pieces(readings: Sequence[PieceReading], sides: Sequence[str] = ("red", "blue")) -> list[PieceReading]:
+    """Ids by side in reading order: the side's initial (upper case) and a number, counted
+    from the near edge (then from the left), so the same position gets the same names."""
+    from dataclasses import replace
+
+    out: list[PieceReading] = []
+    for side in sides:
+        mine = sorted((r for r in readings if r.side == side), key=lambda r: (round(r.centre.y, 1), r.centre.x))
+        prefix = side[:1].upper()
+        out += [replace(r, id=f"{prefix}{n}") for n, r in enumerate(mine, 1)]
+    return out
+
+
+# -- reading one piece's foot ----------------------------------------------------------------
+
+def _patch(view: FieldView, box: np.ndarray, height: float, ppi: float) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """The ground patch under a box: field -> patch pixels (3x3) and its size."""
+    corners = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+    pts = np.vstack([view.to_field(corners, 0.0), view.to_field(corners, height)])
+    lo = pts.min(axis=0) - 0.35
+    hi = pts.max(axis=0) + 0.35
+    span = np.minimum(hi - lo, 8.0)  # no piece is wider than 8 inches
+    mid = (lo + hi) / 2
+    lo, hi = mid - span / 2, mid + span / 2
+    w, h = (math.ceil(v * ppi) + 1 for v in span)
+    to_patch = np.array([[ppi, 0, -lo[0] * ppi], [0, ppi, -lo[1] * ppi], [0, 0, 1.0]])
+    return to_patch, corners, (w, h)
+
+
+def _foot(image: np.ndarray, view: FieldView, box: np.ndarray, rough: np.ndarray,
+          others: list[tuple[np.ndarray, np.ndarray]], config: ReadingConfig) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    import cv2
+
+    ppi = config.px_per_inch
+    to_patch, corners, (w, h) = _patch(view, box, config.piece_height, ppi)
+    if w < 6 or h < 6:
+        return None
+    patch_to_image = view.plane(0.0) @ np.linalg.inv(to_patch)
+    patch = cv2.warpPerspective(image, patch_to_image, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    image_to_patch = np.linalg.inv(patch_to_image)
+
+    def poly(c: np.ndarray) -> np.ndarray:
+        q = np.c_[c, np.ones(len(c))] @ image_to_patch.T
+        return q[:, :2] / q[:, 2:3]
+
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(poly(corners) * 4).astype(np.int32), 255, cv2.LINE_8, 2)
+    if inside.sum() < 255 * 12:
+        return None
+    own = _to_patch(to_patch, rough)
+    for obox, ocentre in others:  # overlapping boxes: each pixel to the nearer piece
+        oc = np.array([[obox[0], obox[1]], [obox[2], obox[1]], [obox[2], obox[3]], [obox[0], obox[3]]])
+        theirs = np.zeros_like(inside)
+        cv2.fillConvexPoly(theirs, np.round(poly(oc) * 4).astype(np.int32), 255, cv2.LINE_8, 2)
+        both = (inside > 0) & (theirs > 0)
+        if both.any():
+            yy, xx = np.nonzero(both)
+            oq = _to_patch(to_patch, ocentre)
+            nearer = (xx - oq[0]) ** 2 + (yy - oq[1]) ** 2 < (xx - own[0]) ** 2 + (yy - own[1]) ** 2
+            inside[yy[nearer], xx[nearer]] = 0
+    lab = cv2.cvtColor(cv2.GaussianBlur(patch, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    ring = inside == 0
+    if ring.sum() < 20:
+        return None
+    bg = np.median(lab[ring], axis=0)
+    diff = lab - bg
+    diff[..., 0] *= config.lightness_weight  # shadows change the lightness most
+    dist = np.sqrt((diff ** 2).sum(axis=2))
+    spread = float(np.median(dist[ring])) + 1e-3
+    vals = dist[inside > 0]
+    scaled = np.clip(vals / (vals.max() + 1e-6) * 255, 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(scaled.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    otsu = float(t) / 255 * (vals.max() + 1e-6)
+    thr = max(min(otsu, config.contrast * spread), 2.5 * spread)
+    mask = ((dist > thr) & (inside > 0)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    # the component nearest the rough centre, among the sizeable ones
+    sizes = stats[1:, cv2.CC_STAT_AREA]
+    cand = [k + 1 for k in range(n - 1) if sizes[k] >= max(6, 0.15 * sizes.max())]
+    best = min(cand, key=lambda k: (cents[k][0] - own[0]) ** 2 + (cents[k][1] - own[1]) ** 2 - sizes[k - 1] * 0.5)
+    sil = (labels == best).astype(np.uint8)
+    area_box = float((inside > 0).sum())
+    if sil.sum() < 0.08 * area_box:
+        return None
+    # the foot: inside the silhouette and inside the silhouette pulled back to the camera
+    s = view.ground_scale(config.piece_height)
+    foot_of_cam = _to_patch(to_patch, view.camera_position[:2])
+    k = 1.0 / s
+    pull = np.array([[k, 0, foot_of_cam[0] * (1 - k)], [0, k, foot_of_cam[1] * (1 - k)]])
+    back = cv2.warpAffine(sil, pull, (w, h), flags=cv2.INTER_NEAREST)
+    foot = sil & back
+    if foot.sum() < 0.4 * sil.sum():
+        foot = sil
+    ys, xs = np.nonzero(foot)
+    pts = np.c_[xs, ys].astype(float)
+    c = pts.mean(axis=0)
+    cov = np.cov((pts - c).T) if len(pts) > 2 else np.eye(2)
+    evals, evecs = np.linalg.eigh(cov)
+    axis = math.degrees(math.atan2(evecs[1, 1], evecs[0, 1]))
+    elongation = math.sqrt(max(evals[1], 1e-9) / max(evals[0], 1e-9))
+    contours, _ = cv2.findContours(foot, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull_px = cv2.convexHull(np.vstack(contours)).reshape(-1, 2).astype(float)
+    # pixel p covers p .. p + 1: the outline runs along the pixels' outer edges
+    hull_px = hull_px + 0.5 + 0.5 * np.sign(hull_px + 0.5 - c)
+    inv = np.linalg.inv(to_patch)
+    centre = _apply(inv, c + 0.5)
+    hull = np.array([_apply(inv, p) for p in hull_px])
+    return centre, hull, axis, elongation
+
+
+def _to_patch(m: np.ndarray, p: np.ndarray) -> np.ndarray:
+    return _apply(m, p)
+
+
+def _apply(m: np.ndarray, p: Any) -> np.ndarray:
+    q = m @ np.array([p[0], p[1], 1.0])
+    return q[:2] / q[2]
+
+
+def _facing(centre: np.ndarray, dot: FieldPoint | None, axis: float | None, elongation: float, ratio: float) -> float:
+    if dot is None:
+        return float(axis % 360.0) if axis is not None else 0.0
+    toward = math.degrees(math.atan2(dot.y - centre[1], dot.x - centre[0])) % 360.0
+    if axis is None or elongation < ratio:
+        return toward
+    # the long axis, turned to the end the dot is on (patch y runs with field y: same angles)
+    a = axis % 360.0
+    b = (a + 180.0) % 360.0
+    return a if _angle(a, toward) <= _angle(b, toward) else b
+
+
+def _angle(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def _footprint(hull: np.ndarray | None, at: FieldPoint, facing: float, default: Footprint) -> tuple[Footprint, tuple[tuple[float, float], ...]]:
+    """The foot as an engine polygon in the piece's own frame (x forward), and on the field."""
+    if hull is None or len(hull) < 3:
+        return default, default.outline(at.x, at.y, facing)
+    c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    local = [((x - at.x) * c + (y - at.y) * s, -(x - at.x) * s + (y - at.y) * c) for x, y in hull]
+    try:
+        fp = Footprint.polygon(tuple(FieldPoint(float(u), float(v)) for u, v in _simplify(local)))
+    except ValueError:
+        return default, default.outline(at.x, at.y, facing)
+    return fp, fp.outline(at.x, at.y, facing)
+
+
+def _simplify(points: list[tuple[float, float]], most: int = 16) -> list[tuple[float, float]]:
+    """A convex hull with at most ``most`` corners, counter-clockwise."""
+    import cv2
+
+    arr = np.array(points, np.float32).reshape(-1, 1, 2)
+    hull = cv2.convexHull(arr).reshape(-1, 2)
+    eps = 0.01
+    while len(hull) > most:
+        hull = cv2.approxPolyDP(hull.reshape(-1, 1, 2), eps, True).reshape(-1, 2)
+        eps *= 1.5
+    pts = [(float(x), float(y)) for x, y in hull]
+    area = sum(pts[i][0] * pts[(i + 1) % len(pts)][1] - pts[(i + 1) % len(pts)][0] * pts[i][1] for i in range(len(pts)))
+    return pts if area > 0 else pts[::-1]

@@ -1,0 +1,65 @@
+"""A rendered frame's ground truth as the outdoor assistant's inputs and answers.
+
+The renderer (:mod:`vision.render`) writes, for every The Game frame, the engine position
+and each piece's box and front dot in the picture. From them: the detections a perfect
+detector would give (:func:`detections_from_truth`, optionally with the box and dot jitter
+of a real one), the camera calibration of the lens that took the frame, and the engine's
+pieces as they really stand (:func:`truth_pieces`), to score readings against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from rules.the_game.model import Piece
+from vision.detections import Detections
+
+__all__ = ["detections_from_truth", "truth_calibration", "truth_pieces", "visible_ids"]
+
+
+def visible_ids(truth: Mapping[str, Any]) -> set[str]:
+    """The pieces a detector is asked to find (those with a label: seen enough, in frame)."""
+    return {p["piece"] for p in truth.get("pieces", []) if p.get("in_labels") and p.get("piece")}
+
+
+def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | None = None,
+                          box_px: float = 0.0, dot_px: float = 0.0) -> Detections:
+    """The labelled pieces as detections (confidence 1): exact, or with Gaussian jitter of
+    ``box_px`` on each box edge and ``dot_px`` on the dot when ``rng`` is given."""
+    rows = [p for p in truth.get("pieces", []) if p.get("in_labels") and p.get("keypoint")]
+    if not rows:
+        return Detections.empty()
+    xyxy = np.array([p["box"] for p in rows], float)
+    kp = np.array([[[p["keypoint"][0], p["keypoint"][1], 1.0]] for p in rows], float)
+    if rng is not None:
+        xyxy = xyxy + rng.normal(0, box_px, xyxy.shape)
+        kp[:, :, :2] += rng.normal(0, dot_px, (len(rows), 1, 2))
+    names = np.array([p["class"] for p in rows], dtype=object)
+    ids = np.array([int(p.get("class_id", 0)) for p in rows])
+    return Detections(xyxy, np.ones(len(rows)), ids, None, kp, names)
+
+
+def truth_pieces(truth: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> list[Piece]:
+    """The engine's standing pieces of the frame's position (idleness cleared: a camera sees
+    only where pieces stand and face)."""
+    from dataclasses import replace
+
+    from rules.the_game.codec import state_from_json
+    from rules.the_game.options import TheGameOptions
+
+    opts = TheGameOptions.from_json(dict(options or truth.get("position_source", {}).get("options") or {}))
+    state = state_from_json(truth["position"], opts)
+    return [replace(p, idle=0, busy=True) for p in state.pieces if p.in_play]
+
+
+def truth_calibration(truth: Mapping[str, Any]) -> Any:
+    """The camera calibration of the lens that took the frame (as ``tabletop calibrate
+    camera`` would measure it)."""
+    from calibration.camera import CameraCalibration
+
+    cam = truth["camera"]
+    return CameraCalibration(np.array(cam["intrinsics"], float), np.array(cam["distortion"], float),
+                             tuple(truth["image_size"]), rms=0.0)
