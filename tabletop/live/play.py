@@ -218,7 +218,12 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     video = args.video_out or (args.out if args.out and args.out.lower().endswith(".mp4") else None)
     folder = args.out if args.out and args.out != video else None
     sink = FrameSink(folder, video, _video_fps(args)) if (folder or video) else None
-    window = Window(f"tabletop play {game.name}") if show else None
+    window = None
+    if show:
+        try:
+            window = Window(f"tabletop play {game.name}")
+        except Exception as err:  # noqa: BLE001 - OpenCV built without a GUI, or the display refuses
+            say(f"no window ({type(err).__name__}: {str(err).strip().splitlines()[-1][:120]}); going on without")
     controls = Controls(pipe, audio, tracker, say)
     try:
         n = run_frames(source, pipe, sink=sink, window=window, max_frames=args.max_frames,

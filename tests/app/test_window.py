@@ -1,0 +1,191 @@
+"""The live window: the keys (a function, no window needed) and the real OpenCV window under a
+virtual display (Xvfb), with a screenshot checked for the overlay."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tabletop.live.window import KEYS, Controls, handle_key
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent.parent
+
+
+# -- the keys, without a window ------------------------------------------------------------------
+class FakePipe:
+    def __init__(self) -> None:
+        self.paused = False
+        self.calls: list[str] = []
+
+    def undo(self) -> str:
+        self.calls.append("undo")
+        return "B11-1118"
+
+    def accept_other(self) -> str:
+        self.calls.append("accept")
+        return "other reading: B11 moves from 0618 to 1018."
+
+    def recalibrate(self) -> None:
+        self.calls.append("recalibrate")
+
+
+class FakeAudio:
+    muted = False
+
+    def toggle_mute(self) -> bool:
+        self.muted = not self.muted
+        return self.muted
+
+
+class FakeTracker:
+    resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+@pytest.fixture
+def controls() -> Controls:
+    said: list[str] = []
+    c = Controls(FakePipe(), FakeAudio(), FakeTracker(), said.append)
+    c.said = said  # type: ignore[attr-defined]
+    return c
+
+
+@pytest.mark.parametrize(
+    ("keys", "command", "calls", "said"),
+    [
+        ("p", "pause", [], ["paused: p to go on"]),
+        ("pp", "pause", [], ["paused: p to go on", "going on"]),
+        ("u", "undo", ["undo"], ["undone: B11-1118"]),
+        ("a", "accept", ["accept"], ["other reading: B11 moves from 0618 to 1018."]),
+        ("r", "recalibrate", ["recalibrate"], ["recalibrating: finding the board again"]),
+        ("m", "mute", [], ["muted"]),
+        ("mm", "mute", [], ["muted", "sound on"]),
+        ("q", "quit", [], []),
+        ("Q", "quit", [], []),
+        ("x", None, [], []),
+    ],
+)
+def test_each_key_does_what_it_says(controls: Controls, keys: str, command: str | None, calls: list[str],
+                                    said: list[str]) -> None:
+    results = [handle_key(ord(k), controls) for k in keys]
+    assert results[-1] == command
+    assert controls.pipe.calls == calls
+    assert controls.said == said  # type: ignore[attr-defined]
+
+
+def test_no_key_escape_and_the_key_table(controls: Controls) -> None:
+    assert handle_key(None, controls) is None and handle_key(-1, controls) is None
+    assert handle_key(27, controls) == "quit"
+    assert handle_key(ord("r"), controls) == "recalibrate" and controls.tracker.resets == 1
+    assert set(KEYS) == set("puarmq")
+    assert not controls.pipe.paused
+
+
+def test_recalibrate_with_a_fixed_pose_has_no_tracker_to_reset() -> None:
+    pipe = FakePipe()
+    assert handle_key(ord("r"), Controls(pipe, None, None, lambda s: None)) == "recalibrate"
+    assert pipe.calls == ["recalibrate"]
+    assert handle_key(ord("m"), Controls(pipe, None, None, lambda s: None)) == "mute"  # no sound: nothing to do
+
+
+# -- the window under Xvfb ----------------------------------------------------------------------
+def read_xwd(path: Path) -> np.ndarray:
+    """A screen dump from ``xwd`` (ZPixmap, TrueColor or DirectColor, 24 or 32 bits per pixel)
+    as a BGR image."""
+    data = path.read_bytes()
+    h = struct.unpack(">25I", data[:100])
+    header, width, height, byte_order, bpp, bpl, ncolors = h[0], h[4], h[5], h[7], h[11], h[12], h[19]
+    assert h[2] == 2 and bpp in (24, 32), f"unexpected xwd format {h[2]} with {bpp} bits per pixel"
+    start = header + 12 * ncolors
+    rows = np.frombuffer(data[start:start + bpl * height], np.uint8).reshape(height, bpl)
+    px = rows[:, :width * (bpp // 8)].reshape(height, width, bpp // 8)
+    if byte_order == 1:  # MSB first: X R G B
+        px = px[:, :, ::-1]
+    return np.ascontiguousarray(px[:, :, :3])
+
+
+def _gui() -> str:
+    import cv2
+
+    for line in cv2.getBuildInformation().splitlines():
+        if line.strip().startswith("GUI:"):
+            return line.split(":", 1)[1].strip()
+    return ""
+
+
+@pytest.fixture(scope="module")
+def display() -> str:
+    """A virtual display on a free number (Xvfb picks it), white behind the window."""
+    missing = [p for p in ("Xvfb", "xwd") if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} not found (Debian: apt-get install xvfb x11-apps xdotool)")
+    if _gui() in ("", "NONE"):
+        pytest.skip("this OpenCV has no GUI (a headless build)")
+    r, w = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x1024x24", "-wr", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    if not number:
+        proc.kill()
+        pytest.skip("Xvfb did not start")
+    yield f":{number}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def _probe(display: str, tmp_path: Path, frame: int, key: str, *play: str) -> tuple[subprocess.CompletedProcess, Path]:
+    shot = tmp_path / "screen.xwd"
+    env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("WAYLAND_DISPLAY", None)
+    done = subprocess.run([sys.executable, str(HERE / "window_probe.py"), str(frame), str(shot), key, "--", *play],
+                          check=False, capture_output=True, text=True, env=env, timeout=240, cwd=str(ROOT))
+    return done, shot
+
+
+def test_the_window_shows_the_overlay_and_q_quits(display: str, tmp_path: Path) -> None:
+    import cv2
+
+    import sample_images
+
+    m = json.loads(sample_images.sequence("oneworld").read_text())
+    (tmp_path / "start.json").write_text(json.dumps(m["start"]))
+    frame = 28  # the sixth picture (after the legal move): the move's arrow is on the board
+    key = "q" if shutil.which("xdotool") else ""  # typed into the window at that frame
+    done, shot = _probe(display, tmp_path, frame, key, "play", "oneworld", "--images", str(sample_images.folder()),
+                        "--glob", "oneworld-turn-*.jpg", "--position", str(tmp_path / "start.json"),
+                        "--rolls", "4", "--audio", "none", "--out", str(tmp_path / "frames"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    frames = len(m["frames"]) * 5
+    assert f"{frame if key else frames} frames" in done.stdout  # q in the window stopped the game there
+    assert "no window" not in done.stdout
+    screen = read_xwd(shot)
+    drawn = cv2.imread(str(tmp_path / "frames" / f"frame-{frame:05d}.jpg"))
+    # the window shows the annotated frame, pixel for pixel (up to JPEG loss)
+    score = cv2.matchTemplate(screen, drawn, cv2.TM_CCOEFF_NORMED)
+    _, best, _, (x, y) = cv2.minMaxLoc(score)
+    assert best > 0.95, f"the annotated frame is not on the screen (best match {best:.2f})"
+    shown = screen[y:y + drawn.shape[0], x:x + drawn.shape[1]].astype(int)
+
+    def count(bgr: tuple[int, int, int], tol: int = 40) -> int:
+        return int((np.abs(shown - np.array(bgr)).sum(axis=2) < tol).sum())
+
+    from tabletop.live.overlay import GREEN, WHITE, YELLOW
+
+    assert count(YELLOW) > 500  # the board's outline and cell centres
+    assert count(GREEN) > 200  # piece boxes and the legal move's arrow
+    bar = shown[-20:]  # the status line: white text on black
+    assert (bar.sum(axis=2) < 60).mean() > 0.6
+    assert (np.abs(bar - np.array(WHITE)).sum(axis=2) < 120).sum() > 100
