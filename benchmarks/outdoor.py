@@ -1,0 +1,207 @@
+"""The Game outdoors: distances, facings, observation status and speed on rendered frames.
+
+    python3 benchmarks/outdoor.py [--frames 300] [--seed 2026] [--weights W] [--truth-boxes]
+                                  [--no-calibration] [--height 0.4]
+
+Renders held-out The Game frames at 1280x720 (seed 2026 by default; the detector was
+trained on seed 1), with the camera 35 to 90 degrees above the ground and the whole field in
+view (as the assistant is used: markers in sight), hands over the field in 30 % of them.
+Each frame goes through :class:`tabletop.outdoor.frame.OutdoorAssistant` as a phone frame
+would: the field from its markers (with the lens's calibration unless ``--no-calibration``),
+the pieces from the detector (the-game weights: ``--weights``, else
+``models/the-game.pt``; ``--truth-boxes`` uses the labelled boxes and dots instead, the
+detector's upper bound), readings, observation. Scored against the ground truth, pieces
+matched by side and nearest centre (within 1.5"):
+
+* distance between every pair of matched pieces of a frame: edge to edge between feet (the
+  rules' distance) and centre to centre, absolute error in inches;
+* facing error in degrees;
+* observed / unobserved status of every piece the detector was asked to find (a piece not
+  found counts as wrong), against the engine's status on the true position (idleness
+  aside: one frame cannot show it);
+* time per frame of field + detection + reading + rules, and of the overlay, at 1280x720.
+
+Frames whose field is not found (markers hidden or off the frame) are counted and skipped;
+rendering goes on until ``--frames`` frames were measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.the_game.options import TheGameOptions
+from rules.the_game.shapes import gap
+from rules.the_game.sight import observation
+from tabletop.outdoor.frame import OutdoorAssistant
+from tabletop.outdoor.overlay import draw_field
+from tabletop.outdoor.readings import ReadingConfig
+from tabletop.outdoor.truth import (
+    detections_from_truth,
+    truth_calibration,
+    truth_pieces,
+    visible_ids,
+)
+from tabletop.outdoor.view import FieldSetup
+
+
+def _q(values: list[float], p: float) -> float:
+    return float(np.percentile(np.asarray(values, float), p)) if values else float("nan")
+
+
+def _angle(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def render_frames(seed: int, size: tuple[int, int]):  # type: ignore[no-untyped-def]
+    """Endless (index, rendered) pairs: whole-field views, 35 to 90 degrees."""
+    from vision.render import CameraRanges, Renderer, RenderOptions
+
+    r = Renderer("the-game", seed=seed, options=RenderOptions(size=size, hands=0.3,
+                                                            camera=CameraRanges(elevation=(35.0, 90.0))))
+    i = 0
+    while True:
+        sampled = r.sampler.sample(i)  # type: ignore[union-attr]
+        rng = np.random.default_rng([seed, 7, i])
+        layout = r.adapter[0](sampled.game, sampled.state)  # type: ignore[index]
+        view = r.new_view(rng, layout)
+        yield i, r.render_state(sampled.game, sampled.state, view, rng=rng, source=sampled)
+        i += 1
+
+
+def find_weights(given: str | None) -> Path | None:
+    if given:
+        return Path(given)
+    for p in (Path("models/the-game.pt"), Path("/work/runs/train-the-game/the-game.pt")):
+        if p.is_file():
+            return p
+    return None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--frames", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--weights", default=None)
+    ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
+    ap.add_argument("--no-calibration", action="store_true", help="no lens calibration: focal length estimated")
+    ap.add_argument("--height", type=float, default=0.4, help="the pieces' height assumed (inches)")
+    ap.add_argument("--no-crop", action="store_true", help="run the detector on the whole frame")
+    args = ap.parse_args()
+    if args.seed == 1:
+        ap.error("seed 1 made the detector's training set: pick another")
+    detector = None
+    weights = None if args.truth_boxes else find_weights(args.weights)
+    if weights is not None:
+        from vision.detect import Detector
+
+        detector = Detector.load(str(weights))
+    opts = TheGameOptions()
+    config = ReadingConfig(piece_height=args.height)
+    gaps: list[float] = []
+    centres: list[float] = []
+    facings: list[float] = []
+    place: list[float] = []
+    by_tilt: dict[str, list[float]] = {"35-50": [], "50-70": [], "70-90": []}
+    status_ok = status_all = status_matched_ok = status_matched = 0
+    found = missed = 0
+    run_ms: list[float] = []
+    draw_ms: list[float] = []
+    stage: dict[str, list[float]] = {}
+    no_field = 0
+    rendered = 0
+    for i, out in render_frames(args.seed, (1280, 720)):
+        if found >= args.frames or rendered >= 3 * args.frames:
+            break
+        rendered += 1
+        t = out.truth
+        setup = FieldSetup(calibration=None if args.no_calibration else truth_calibration(t))
+        truth_det = detections_from_truth(t)
+        detect = detector.detect if detector is not None else (lambda image, d=truth_det: d)
+        helper = OutdoorAssistant(setup, detect, opts, config, crop=not args.no_crop and detector is not None)
+        t0 = time.perf_counter()
+        res = helper.process(out.image)
+        t1 = time.perf_counter()
+        if res.view is None or res.report is None:
+            no_field += 1
+            continue
+        draw_field(res.image, res.view, res.report)
+        t2 = time.perf_counter()
+        found += 1
+        run_ms.append(1000 * (t1 - t0))
+        draw_ms.append(1000 * (t2 - t1))
+        for k, v in res.times_ms.items():
+            stage.setdefault(k, []).append(v)
+        truth = {p.id: p for p in truth_pieces(t)}
+        seen = visible_ids(t)
+        table = observation(tuple(truth.values()), opts)
+        # match: same side, nearest centres first
+        pairs = sorted((p.at.distance(q.centre), pid, k) for pid, p in truth.items() if pid in seen
+                       for k, q in enumerate(res.readings) if q.side == p.side)
+        match: dict[str, int] = {}
+        used: set[int] = set()
+        for d, pid, k in pairs:
+            if d <= 1.5 and pid not in match and k not in used:
+                match[pid] = k
+                used.add(k)
+        ours = {res.readings[k].id: pid for pid, k in match.items()}
+        for pid in seen:
+            status_all += 1
+            if pid not in match:
+                missed += 1
+                continue
+            q = res.readings[match[pid]]
+            ok = res.report.advice[q.id].observed == table[pid].observed
+            status_ok += ok
+            status_matched += 1
+            status_matched_ok += ok
+            p = truth[pid]
+            place.append(p.at.distance(q.centre))
+            facings.append(_angle(q.facing, p.facing))
+        elev = float(t["camera"]["elevation"])
+        band = "35-50" if elev < 50 else ("50-70" if elev < 70 else "70-90")
+        ids = sorted(ours)
+        for a in range(len(ids)):
+            for b in range(a + 1, len(ids)):
+                pa, pb = truth[ours[ids[a]]], truth[ours[ids[b]]]
+                e = abs(gap(pa.outline, pb.outline)[0] - res.report.distance(ids[a], ids[b]))
+                gaps.append(e)
+                by_tilt[band].append(e)
+                qa, qb = res.report.reading(ids[a]), res.report.reading(ids[b])
+                assert qa is not None and qb is not None
+                centres.append(abs(pa.at.distance(pb.at) - qa.centre.distance(qb.centre)))
+    source = "labelled boxes and dots (no detector)" if detector is None else f"detector {weights}"
+    print(f"The Game outdoors: {found} frames measured of {rendered} rendered (field not found in {no_field}),"
+          f" 1280x720, seed {args.seed}, {source}, "
+          f"{'no calibration (focal length estimated)' if args.no_calibration else 'lens calibration given'}, "
+          f"piece height {args.height:g}\"")
+    print(f"pieces to find: {status_all}, found {status_all - missed} ({100 * (status_all - missed) / max(1, status_all):.1f} %)")
+    print(f"centre position error     median {statistics.median(place):.3f}\"  p95 {_q(place, 95):.3f}\"")
+    print(f"distance, edge to edge    median {statistics.median(gaps):.3f}\"  p95 {_q(gaps, 95):.3f}\"  "
+          f"({len(gaps)} pairs; target median <= 0.25\", p95 <= 0.5\")")
+    print(f"distance, centre to centre median {statistics.median(centres):.3f}\"  p95 {_q(centres, 95):.3f}\"")
+    for band, vals in by_tilt.items():
+        if vals:
+            print(f"  edge to edge at {band} deg: median {statistics.median(vals):.3f}\"  p95 {_q(vals, 95):.3f}\" ({len(vals)} pairs)")
+    print(f"facing error              median {statistics.median(facings):.1f} deg  p95 {_q(facings, 95):.1f} deg  "
+          "(target median <= 10)")
+    print(f"status right              {100 * status_ok / max(1, status_all):.1f} % of pieces to find "
+          f"({100 * status_matched_ok / max(1, status_matched):.1f} % of those found; target >= 98 %)")
+    med = statistics.median(run_ms)
+    print(f"time per frame            median {med:.1f} ms ({1000 / med:.1f} frames/s), p95 {_q(run_ms, 95):.1f} ms; "
+          f"overlay {statistics.median(draw_ms):.1f} ms; stages: "
+          + ", ".join(f"{k} {statistics.median(v):.1f} ms" for k, v in stage.items()))
+    print(f"with the overlay          {1000 / (med + statistics.median(draw_ms)):.1f} frames/s (target >= 10)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
