@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core import CHANCE, GameRules, Verdict
@@ -216,59 +216,35 @@ def _class_note(scene: Scene, piece: Any, to: Any) -> str:
 
 
 def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
+    """The Game: pieces matched by distance. A piece gone from where an engine piece stands and
+    one seen where none stands make a candidate move (the same class first); the engine's
+    verdict on each, legal ones first."""
     name = game.name
     gone, came = diff(before, after)
-    if not gone and not came:
-        return Reading("none")
-    if not gone or not came:  # a piece lifted, hidden or missed; one more seen: not a move
-        what = "appeared" if came else "disappeared"
-        return Reading("none", note=f"{_items(came or gone)} {what}; not a move")
-    sj = game.state_to_json(state)
-    where = dict(locations(name, sj))
-    # candidate (from, to) pairs: a piece that left one place and a piece of the same kind that
-    # arrived elsewhere; then any pair (a detector doubt on the class)
-    pairs = [(g, c) for g in gone for c in came if g[1] == c[1]]
-    pairs += [(g, c) for g in gone for c in came if g[1] != c[1]]
-    legal_json = []
-    for a in _legal(game, state):
-        aj = game.action_to_json(a)
-        ft = _from_to(name, aj, where)
-        if ft is not None:
-            legal_json.append((a, aj, ft))
-    for g, c in pairs:
-        for a, aj, (frm, to) in legal_json:
-            if frm is not None and _same_cell(name, frm, g[0]) and _same_cell(name, to, c[0]):
-                note = "" if g[1] == c[1] else f"read as {g[1]} though it looks like {c[1]}"
-                return Reading("legal", a, aj, game.verdict(state, a), g[0], c[0], note)
-    # no legal reading: the most plausible one, explained by the engine
-    best: Reading | None = None
-    tried = []
-    for g, c in pairs:
-        for pid, cell in where.items():
-            if not _same_cell(name, cell, g[0], tol=0.8):
-                continue
-            facing = _facing(after, c[0])
-            aj = move_action(name, pid, g[0], c[0], facing)
-            try:
-                action = game.action_from_json(aj)
-                verdict = game.verdict(state, action)
-            except Exception as err:  # a reading the engine cannot even parse  # noqa: BLE001 - the engine may refuse a reading in any way
-                tried.append(aj)
-                if best is None:
-                    best = Reading("illegal", None, aj, Verdict.illegal("unreadable", str(err)), g[0], c[0])
-                continue
-            tried.append(aj)
-            if verdict.legal:  # legal after all (a move the legal list reads differently)
-                return Reading("legal", action, aj, verdict, g[0], c[0])
-            if best is None or best.verdict is None or best.verdict.code == "unreadable":
-                best = Reading("illegal", action, aj, verdict, g[0], c[0])
-        if best is not None and best.verdict is not None and best.verdict.code != "unreadable":
-            break
-    if best is None:
+    where = dict(locations(name, game.state_to_json(state)))
+    # a piece seen again where the engine has one (missed at the last position) is no arrival
+    came = [c for c in came if not any(_same_cell(name, at, c[0]) for at in where.values())]
+    if not gone or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
+        return Reading("none", note=f"{_items(came or gone)} {'appeared' if came else 'disappeared'}; not a move"
+                       if came or gone else "")
+    candidates = sorted(((int(g[1] != c[1]), k, pid, g, c) for k, (g, c) in enumerate(
+        (g, c) for g in gone for c in came) for pid, at in where.items() if _same_cell(name, at, g[0], tol=0.8)),
+        key=lambda x: (x[0], x[1]))
+    readings: list[Reading] = []
+    for doubt, _, pid, g, c in candidates[:12]:
+        aj = move_action(name, pid, g[0], c[0], _facing(after, c[0]))
+        try:
+            action = game.action_from_json(aj)
+            verdict = game.verdict(state, action)
+        except Exception:  # noqa: BLE001, S112 - the engine may refuse a reading in any way
+            continue
+        note = f"read as {g[1]} though it looks like {c[1]}" if doubt else ""
+        readings.append(Reading("legal" if verdict.legal else "illegal", action, aj, verdict, g[0], c[0], note))
+    if not readings:
         return Reading("unclear", note=f"{_items(gone)} left and {_items(came)} arrived, but no piece of the "
                        "game was there")
-    return Reading(best.kind, best.action, best.action_json, best.verdict, best.frm, best.to, best.note,
-                   tuple(t for t in tried if t != best.action_json))
+    best = next((r for r in readings if r.kind == "legal"), readings[0])
+    return replace(best, alternatives=tuple(r.action_json for r in readings if r is not best))
 
 
 def _legal(game: GameRules[Any, Any], state: Any) -> list[Any]:

@@ -188,7 +188,7 @@ class LivePipeline:
         if self.paused:
             result.status = "paused"
             return result
-        accepted = self.stability.update(t, seen.key(), seen.hand_over_board)
+        accepted = self.stability.update_board(t, seen)  # the window's vote, once still
         if seen.hand_over_board:
             result.status = "hand"
             self._update_hints(seen)
@@ -198,7 +198,7 @@ class LivePipeline:
             result.status = "settling" if self.stability.settling else "steady"
             return result
         result.status = "accepted"
-        self._accept(seen, result)
+        self._accept(accepted, result)
         return result
 
     def _accept(self, seen: SeenBoard, result: FrameResult) -> None:

@@ -5,30 +5,45 @@
 [None, None, None, 'A', None]
 >>> s.update(0.5, "B", hand=True), s.update(0.6, "B", hand=False), s.update(0.9, "B", hand=False)
 (None, None, 'B')
+
+A weak detector flickers: a box missed in one frame, a class read otherwise in the next. So
+:meth:`Stability.update_board` compares seen boards cell by cell (for The Game, pieces
+within half an inch) and lets one cell differ from the window's first frame without
+restarting the window; the window slides, and the position accepted is its vote: a cell
+counts as occupied when it was seen occupied in at least half the frames, with the reading
+seen most (confidences summed).
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from typing import Any
 
-__all__ = ["Stability"]
+__all__ = ["Stability", "vote"]
+
+#: How many cells (or The Game's pieces) may differ from the window's first frame and still
+#: count as the same still position (one box missed or doubled in a frame).
+FLICKER_CELLS = 1
 
 
 class Stability:
     """Feed ``(time, key, hand)`` per frame; :meth:`update` returns the key once, when it has
     been the same for ``window_s`` seconds with no hand (or motion: a changed key restarts the
     window), and ``None`` otherwise. A position equal to the last accepted one is not returned
-    again."""
+    again. :meth:`update_board` does the same with seen boards and a vote over the window."""
 
     def __init__(self, window_s: float = 0.3) -> None:
         self.window_s = window_s
         self._key: Any = None
         self._since: float | None = None
         self._accepted: Any = object()
+        self._frames: list[tuple[float, Any]] = []
         self.hand = False
 
     def reset(self, accepted: Any = None) -> None:
         self._key, self._since = None, None
+        self._frames = []
         self._accepted = object() if accepted is None else accepted
 
     @property
@@ -46,3 +61,80 @@ class Stability:
             self._accepted = key
             return key
         return None
+
+    def update_board(self, t: float, seen: Any) -> Any:
+        """The window's voted :class:`~tabletop.live.board.SeenBoard` once the frames of the
+        last ``window_s`` seconds, with no hand, all hold what the first of them holds (up to
+        :data:`FLICKER_CELLS` cells read otherwise) and the vote differs from the last
+        accepted position; else ``None``."""
+        self.hand = seen.hand_over_board
+        if self.hand:
+            self._since, self._frames = None, []
+            return None
+        if self._frames and _differ(self._frames[0][1], seen) > FLICKER_CELLS:
+            self._frames = []  # motion: the window starts again
+        self._frames.append((t, seen))
+        while len(self._frames) > 1 and t - self._frames[1][0] + 1e-9 >= self.window_s:
+            self._frames.pop(0)  # a sliding window: a lasting change fills it and wins the vote
+        self._since = self._frames[0][0]
+        if t - self._since + 1e-9 < self.window_s:
+            return None
+        board = vote([f for _, f in self._frames])
+        key = board.key()
+        if key == self._accepted:
+            return None
+        self._accepted = key
+        return board
+
+
+def _differ(a: Any, b: Any) -> int:
+    """How many cells hold something else in one board than in the other, the dice counting
+    as one cell (The Game: how many pieces of one have no piece of the same class within half
+    an inch in the other)."""
+    dice = int(tuple(a.dice) != tuple(b.dice))
+    if a.game == "the-game":
+        def unmatched(x: Any, y: Any) -> int:
+            return sum(1 for p in x.pieces
+                       if not any(q.cls == p.cls and math.dist(p.point, q.point) <= 0.5 for q in y.pieces))
+
+        return max(unmatched(a, b), unmatched(b, a)) + dice
+    ca, cb = a.cells(), b.cells()
+    per_a: dict[Any, Counter[str]] = {}
+    per_b: dict[Any, Counter[str]] = {}
+    for (cell, cls), n in ca.items():
+        per_a.setdefault(cell, Counter())[cls] = n
+    for (cell, cls), n in cb.items():
+        per_b.setdefault(cell, Counter())[cls] = n
+    return sum(1 for c in set(per_a) | set(per_b) if per_a.get(c) != per_b.get(c)) + dice
+
+
+def vote(frames: list[Any]) -> Any:
+    """One seen board from the frames of a still window: each cell occupied in at least half
+    of them, with its pieces as read in the frame whose reading of that cell was the most
+    common (confidences summed); dice as read most often. The Game: the last frame."""
+    last = frames[-1]
+    if last.game == "the-game" or len(frames) == 1:
+        return last
+    from dataclasses import replace
+
+    need = len(frames) / 2
+    cells: Counter[Any] = Counter()
+    readings: dict[Any, Counter[tuple[str, ...]]] = {}
+    pieces_of: dict[tuple[Any, tuple[str, ...]], tuple[Any, ...]] = {}
+    for f in frames:
+        here: dict[Any, list[Any]] = {}
+        for p in f.pieces:
+            if p.cell is not None:
+                here.setdefault(p.cell, []).append(p)
+        for cell, ps in here.items():
+            cells[cell] += 1
+            classes = tuple(sorted(p.cls for p in ps))
+            readings.setdefault(cell, Counter())[classes] += sum(p.confidence for p in ps)
+            pieces_of[(cell, classes)] = tuple(ps)
+    pieces: list[Any] = [p for p in last.pieces if p.cell is None]
+    for cell, n in cells.items():
+        if n >= need:
+            classes = readings[cell].most_common(1)[0][0]
+            pieces += pieces_of[(cell, classes)]
+    dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]
+    return replace(last, pieces=tuple(pieces), dice=dice)

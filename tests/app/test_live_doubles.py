@@ -35,10 +35,12 @@ def truth_frames(game: str) -> list[dict[str, Any]]:
 
 def truth_detections(truth: dict[str, Any], drop: set[str] = frozenset()) -> Detections:  # type: ignore[assignment]
     boxes, names, facing, kps = [], [], [], []
+    conf = []
     for p in truth["pieces"]:
         if p.get("in_labels") and p["class"] not in drop:
             boxes.append(p["box"])
             names.append(p["class"])
+            conf.append(p.get("confidence", 0.9))  # a noisy double may set its own
             kp = p.get("keypoint")
             kps.append([[0.0, 0.0, 0.0]] if kp is None else [kp])
             facing.append(np.nan if kp is None else facing_from_keypoints(
@@ -46,13 +48,14 @@ def truth_detections(truth: dict[str, Any], drop: set[str] = frozenset()) -> Det
     for h in truth.get("hands", []):
         boxes.append(h["box"])
         names.append("hand")
+        conf.append(0.9)
         facing.append(np.nan)
         kps.append([[0.0, 0.0, 0.0]])
     n = len(boxes)
     if not n:
         return Detections.empty()
     xyxy = np.array(boxes, float).reshape(-1, 4)
-    return Detections(xyxy, np.full(n, 0.9), np.zeros(n, int), np.array(facing, float),
+    return Detections(xyxy, np.array(conf, float), np.zeros(n, int), np.array(facing, float),
                       np.array(kps, float), class_name=np.array(names, dtype=object))
 
 
