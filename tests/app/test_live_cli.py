@@ -94,3 +94,37 @@ def test_play_without_a_detector_is_one_line_and_exit_2(capsys: pytest.CaptureFi
                  "--position", str(tmp_path / "missing.json"), "--no-window", "--out", str(tmp_path)])
     assert code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_play_writes_an_mp4_of_the_annotated_frames(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import cv2
+
+    import vision.detect
+
+    monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: TruthDetector("wormholes")))
+    m = manifest("wormholes")
+    (tmp_path / "start.json").write_text(json.dumps(m["start"]))
+    base = ["play", "wormholes", "--images", str(SAMPLES), "--glob", "wormholes-turn-*.jpg", "--position",
+            str(tmp_path / "start.json"), "--options", json.dumps(m["options"]), "--no-window", "--audio", "none"]
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main([*base, "--out", str(tmp_path / "game.mp4")]) == 0
+    assert main([*base, "--out", str(tmp_path / "frames"), "--video-out", str(tmp_path / "also.mp4")]) == 0
+    n = len(m["frames"]) * 5
+    first = cv2.imread(str(SAMPLES / m["frames"][0]["image"]))
+    for video in ("game.mp4", "also.mp4"):
+        cap = cv2.VideoCapture(str(tmp_path / video))
+        assert cap.isOpened()
+        assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == n
+        assert cap.get(cv2.CAP_PROP_FPS) == pytest.approx(10.0)
+        ok, img = cap.read()
+        assert ok and img.shape == first.shape
+        assert np.abs(img.astype(int) - first.astype(int)).mean() > 0.5  # the overlay is drawn on it
+    assert len(list((tmp_path / "frames").glob("frame-*.jpg"))) == n
+    assert (tmp_path / "game.mp4").is_file() and f"annotated frames: {n} written" in out.getvalue()
+
+
+def test_play_video_out_must_be_an_mp4(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["play", "wormholes", "--images", str(SAMPLES), "--no-window", "--video-out", str(tmp_path / "a.avi")])
+    assert code == 2
+    assert "--video-out: the video must be an .mp4 file" in capsys.readouterr().err
