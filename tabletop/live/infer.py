@@ -132,8 +132,9 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
     """The action that turned ``before`` (the seen board of the engine's position ``state``)
     into ``after``. Grid games: the candidate that best explains ``after``
     (:mod:`tabletop.live.explain`); The Game: points matched by distance."""
-    if CHANCE in game.to_move(state) and tuple(before.dice) != tuple(after.dice):
-        roll = _read_roll(game, state, before, after)
+    if CHANCE in game.to_move(state):  # dice thrown, or a coin turned over
+        roll = _read_roll(game, state, before, after) if tuple(before.dice) != tuple(after.dice) or \
+            before.key() != after.key() else None
         if roll is not None:
             return roll
     if game.name == "the-game":
@@ -268,23 +269,51 @@ def _items(items: list[tuple[Any, str]]) -> str:
     return ", ".join(f"{cls} at {place(at)}" for at, cls in items) or "nothing"
 
 
+#: Piecepack faces by name (Wormholes dice and coins).
+_FACES = {"null": "0", "ace": "1"}
+
+
 def dice_tokens(dice: tuple[str, ...]) -> Counter[str]:
+    """What the dice on the table show, as the roll actions write it: ``chess-rook`` -> ``rook``,
+    ``d6-4`` -> ``4``, ``hero-imp`` -> ``imp``, Wormholes' ``die-suns-ace`` -> ``suns:1``."""
     out: Counter[str] = Counter()
     for d in dice:
-        for prefix in ("die-", "d6-", "chess-", "hero-"):
+        if d.startswith("die-"):
+            suit, _, face = d[len("die-"):].partition("-")
+            out[f"{suit}:{_FACES.get(face, face)}"] += 1
+            continue
+        for prefix in ("d6-", "chess-", "hero-"):
             if d.startswith(prefix):
-                out[d[len(prefix):].split("-")[-1] if prefix == "die-" else d[len(prefix):]] += 1
+                out[d[len(prefix):]] += 1
+    return out
+
+
+def _roll_tokens(aj: Mapping[str, Any]) -> list[str]:
+    out = []
+    for k, v in aj.items():
+        if k == "type" or v is None:
+            continue
+        if isinstance(v, Mapping):  # Wormholes: {"suns": 3, "moons": 0}
+            out += [f"{suit}:{value}" for suit, value in v.items()]
+        else:
+            out.append(str(v))
     return out
 
 
 def _read_roll(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading | None:
+    """The chance action the table shows: a roll read from the dice (those that changed
+    first), or a Wormholes coin turned over to show its value."""
     now = dice_tokens(after.dice)
     changed = now - dice_tokens(before.dice)
     best = None
     for a in _legal(game, state):
         aj = game.action_to_json(a)
-        values = [str(v) for k, v in aj.items() if k != "type" and v is not None]
-        if not values or any(now[v] == 0 for v in values):
+        if aj.get("type") == "reveal":
+            if _coin_value(after, aj.get("at")) == str(aj.get("value")):
+                return Reading("roll", a, aj, game.verdict(state, a))
+            continue
+        values = _roll_tokens(aj)
+        if not values or any(now[v] == 0 for v in values) or not any(changed[v] for v in values):
             continue
         score = (sum(1 for v in values if changed[v]), -len(values))
         if best is None or score > best[0]:
@@ -292,6 +321,16 @@ def _read_roll(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: 
     if best is None:
         return None
     return Reading("roll", best[1], best[2], game.verdict(state, best[1]))
+
+
+def _coin_value(seen: SeenBoard, cell: Any) -> str | None:
+    """The value a Wormholes coin shows at ``cell`` (``coin-ace`` -> ``1``), if one does."""
+    for p in seen.at(str(cell)):
+        face = p.cls[len("coin-"):] if p.cls.startswith("coin-") else ""
+        face = _FACES.get(face, face)
+        if face.isdigit():
+            return face
+    return None
 
 
 def hints(game: GameRules[Any, Any], state: Any, before: SeenBoard, now: SeenBoard) -> dict[Any, list[Any]]:

@@ -206,3 +206,18 @@ def test_stability_lets_one_cell_flicker_and_votes() -> None:
     assert got[3].key() == full.key()
     moved = seen(truth_frames("battle-grounds")[5])  # Spider-Man moved: two cells changed
     assert [s.update_board(1 + k / 10, moved) is not None for k in range(5)] == [False, False, False, True, False]
+
+
+def test_wormholes_dice_are_read_off_the_table() -> None:
+    m = manifest("wormholes")
+    pipe, _ = pipeline("wormholes", rolls=[])
+    engine = pipe.game
+    pipe.state = engine.state_from_json(dict(m["start"], phase="roll", dice={}))  # the roll still to come
+    frames = truth_frames("wormholes")
+    no_dice = _copy(frames[0])
+    no_dice["pieces"] = [p for p in no_dice["pieces"] if not p["class"].startswith("die-")]
+    feed(pipe, [no_dice, frames[0], frames[5]])
+    assert [r.kind for r in pipe.readings] == ["roll", "legal"]
+    assert pipe.readings[0].action_json == {"type": "roll", "dice": {"suns": 3, "moons": 3}}
+    assert pipe.announced[0] == ("legal", "The OrthogonAliens roll Suns 3, Moons 3.")
+    assert pipe.announced[1] == ("legal", m["moves"][0]["announcement"])
