@@ -68,6 +68,8 @@ class TurnResult:
     frames: int = 0
     wall_s: float = 0.0
     skipped: int = 0  # frames with no board pose (or unreadable)
+    settled_before: bool = False  # the position before the move accepted before the hand came
+    accepted_after: int = 0  # positions accepted after the hand left
     said: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -171,6 +173,10 @@ def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, n
         out.frames += 1
         out.wall_s += spent
         out.skipped += result.status == "skipped"
+        if k == first_hand:
+            out.settled_before = pipe.base is not None
+        if k >= first_hand and result.status == "accepted":
+            out.accepted_after += 1
         if not result.announcements:
             continue
         out.said += result.announcements
@@ -232,6 +238,10 @@ def summarize(results: list[TurnResult]) -> dict[str, Any]:
         "latency_within_target": sum(v <= TARGETS["latency_s"] for v in lat),
         "answered": len(lat),
         "frames": frames,
+        "frames_without_pose": sum(r.skipped for r in results),
+        "turns_without_pose": sum(r.skipped == r.frames for r in results),
+        "settled_before": sum(r.settled_before for r in results),
+        "accepted_after": sum(r.accepted_after > 0 for r in results),
         "fps": frames / wall if wall > 0 else None,
         "ms_per_frame": 1000.0 * wall / frames if frames else None,
     }
@@ -249,6 +259,7 @@ def line(game: str, mode: str, s: dict[str, Any]) -> str:
             f" ({_fmt(s['false_alarms_per_200_legal'], '.1f')}/200)  under hand {s['announced_under_hand']}"
             f"  before move {s['announced_before_move']}  latency median {_fmt(s['latency_median_s'])} s"
             f" p95 {_fmt(s['latency_p95_s'])} s max {_fmt(s['latency_max_s'])} s"
+            f"  settled before {s['settled_before']} after {s['accepted_after']}  no pose {s['turns_without_pose']}"
             f"  {_fmt(s['fps'], '.1f')} fps ({_fmt(s['ms_per_frame'], '.1f')} ms/frame)")
 
 
