@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["draw"]
+__all__ = ["banner", "draw"]
 
 GREEN = (60, 200, 60)
 RED = (40, 40, 230)
@@ -80,3 +80,13 @@ def draw(frame: np.ndarray, result: Any, pipeline: Any, fps: float = 0.0) -> np.
     cv2.rectangle(img, (0, img.shape[0] - 20), (img.shape[1], img.shape[0]), (0, 0, 0), -1)
     cv2.putText(img, status[:120], (6, img.shape[0] - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.42, WHITE, 1, cv2.LINE_AA)
     return img
+
+
+def banner(img: np.ndarray, text: str) -> np.ndarray:
+    """A copy of ``img`` with ``text`` in a dark band across its top (e.g. "PAUSED")."""
+    import cv2
+
+    out = img.copy()
+    cv2.rectangle(out, (0, 0), (out.shape[1], 26), (0, 0, 0), -1)
+    cv2.putText(out, text[:100], (8, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.55, YELLOW, 1, cv2.LINE_AA)
+    return out

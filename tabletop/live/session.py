@@ -78,7 +78,7 @@ def run_frames(source: Iterable[tuple[Any, float]], pipe: Any, *, sink: FrameSin
     ``window`` (a :class:`tabletop.live.window.Window`) shows each frame and returns the key
     pressed; ``on_key`` does what the key says and returns its command (``"quit"`` stops,
     while paused the picture is held and only keys are read). Returns the number of frames read."""
-    from tabletop.live.overlay import draw
+    from tabletop.live.overlay import banner, draw
 
     started, n = time.monotonic(), 0
     for frame, t in source:
@@ -91,7 +91,9 @@ def run_frames(source: Iterable[tuple[Any, float]], pipe: Any, *, sink: FrameSin
                 sink.write(img)
             if window is not None and on_key is not None:
                 command = on_key(window.show(img))
-                while pipe.paused and command != "quit" and window.is_open():  # hold until p again
+                if pipe.paused and command != "quit":  # hold the picture until p again
+                    window.show(banner(img, "PAUSED: p go on, u undo, a other reading, q quit"))
+                while pipe.paused and command != "quit" and window.is_open():
                     command = on_key(window.wait(100))
                 if command == "quit" or not window.is_open():
                     break

@@ -189,3 +189,59 @@ def test_the_window_shows_the_overlay_and_q_quits(display: str, tmp_path: Path) 
     bar = shown[-20:]  # the status line: white text on black
     assert (bar.sum(axis=2) < 60).mean() > 0.6
     assert (np.abs(bar - np.array(WHITE)).sum(axis=2) < 120).sum() > 100
+
+
+# -- the frame loop with a scripted window (no display) ---------------------------------------
+class ScriptedWindow:
+    """Returns the given keys in turn, from show() and wait() alike; records what was shown."""
+
+    def __init__(self, keys: list[str | None]) -> None:
+        self.keys = list(keys)
+        self.shown: list[np.ndarray] = []
+
+    def _next(self) -> int | None:
+        k = self.keys.pop(0) if self.keys else None
+        return None if k is None else ord(k)
+
+    def show(self, img: np.ndarray, wait_ms: int = 1) -> int | None:
+        self.shown.append(img)
+        return self._next()
+
+    def wait(self, wait_ms: int) -> int | None:
+        return self._next()
+
+    def is_open(self) -> bool:
+        return True
+
+
+class CountingPipe(FakePipe):
+    def __init__(self) -> None:
+        super().__init__()
+        self.processed = 0
+
+    def process(self, frame: np.ndarray, t: float) -> object:
+        self.processed += 1
+        return None
+
+
+def test_pause_holds_the_picture_keys_still_work_and_q_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop.live import overlay
+    from tabletop.live.session import run_frames
+
+    monkeypatch.setattr(overlay, "draw", lambda frame, result, pipe, fps=0.0: frame.copy())
+    pipe = CountingPipe()
+    said: list[str] = []
+    controls = Controls(pipe, FakeAudio(), None, said.append)
+    # frames 1, 2: no key; 3: p (paused: a banner), then while paused: nothing, u, p (go on); 4: q
+    window = ScriptedWindow([None, None, "p", None, "u", "p", "q"])
+    frames = [(np.full((40, 60, 3), i, np.uint8), i / 10) for i in range(10)]
+    n = run_frames(iter(frames), pipe, window=window, on_key=lambda k: handle_key(k, controls))
+    assert n == 4 and pipe.processed == 4
+    assert said == ["paused: p to go on", "undone: B11-1118", "going on"]
+    assert len(window.shown) == 5  # four frames and the paused banner over the third
+    from tabletop.live.overlay import YELLOW
+
+    band = window.shown[3][:26].astype(int)  # a dark band with yellow text: PAUSED ...
+    assert (np.abs(band - np.array(YELLOW)).sum(axis=2) < 80).sum() > 20
+    assert (band.sum(axis=2) < 30).mean() > 0.7
+    assert np.array_equal(window.shown[3][27:], window.shown[2][27:])  # over the same picture
