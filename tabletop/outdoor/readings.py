@@ -56,6 +56,7 @@ class ReadingConfig:
     contrast: float = 3.0
     default_footprint: Footprint = field(default_factory=lambda: Footprint.ellipse(1.0, 1.0))
     sides: tuple[str, ...] = ("red", "blue")
+    method: str = "box"
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,11 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))
         others = [(boxes[j], centres[j]) for j in range(len(boxes)) if j != k]
-        foot = _foot(image, view, boxes[k], centres[k], others, config)
+        foot = None
+        if config.method == "box":
+            foot = _fitted(view, boxes[k], centres[k], dot, config)
+        if foot is None:
+            foot = _foot(image, view, boxes[k], centres[k], others, config)
         if foot is not None:
             centre, hull, axis, elongation = foot
             method = "footprint"
@@ -241,6 +246,28 @@ def _foot(image: np.ndarray, view: FieldView, box: np.ndarray, rough: np.ndarray
     centre = _apply(inv, c + 0.5)
     hull = np.array([_apply(inv, p) for p in hull_px])
     return centre, hull, axis, elongation
+
+
+def _fitted(view: FieldView, box: np.ndarray, rough: np.ndarray, dot: FieldPoint | None,
+            config: ReadingConfig) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    """The foot of the prism that casts the box (:func:`tabletop.outdoor.boxfit.fit_box`)."""
+    from tabletop.outdoor.boxfit import fit_box
+
+    probe = view.to_image(np.array([[rough[0], rough[1]], [rough[0] + 1.0, rough[1]], [rough[0], rough[1] + 1.0]]))
+    ppi = max(float(np.linalg.norm(probe[1] - probe[0])), float(np.linalg.norm(probe[2] - probe[0])), 1.0)
+    size = max(0.3, min(4.0, 0.8 * min(box[2] - box[0], box[3] - box[1]) / ppi))
+    d = None if dot is None else np.array([dot.x, dot.y])
+    facing = 0.0 if d is None else math.atan2(d[1] - rough[1], d[0] - rough[0])
+    p, misfit = fit_box(view, box, d, config.piece_height, np.array([rough[0], rough[1], size, size, facing]))
+    if not np.all(np.isfinite(p)) or misfit > 0.25 * ppi + 3.0:
+        return None
+    t = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    c, s = math.cos(p[4]), math.sin(p[4])
+    u, v = np.cos(t) * p[2] / 2, np.sin(t) * p[3] / 2
+    hull = np.c_[p[0] + u * c - v * s, p[1] + u * s + v * c]
+    elongation = max(p[2], p[3]) / max(min(p[2], p[3]), 1e-6)
+    axis = math.degrees(p[4]) if p[2] >= p[3] else math.degrees(p[4]) + 90.0
+    return np.array([p[0], p[1]]), hull, axis, elongation
 
 
 def _to_patch(m: np.ndarray, p: np.ndarray) -> np.ndarray:

@@ -1,0 +1,96 @@
+"""A piece's foot from its box and front dot alone: the prism that casts that box.
+
+A piece is modelled as a prism ``height`` inches tall standing on an ellipse of ``length``
+(along its facing) by ``width`` inches, centred at ``(x, y)`` on the field and turned by
+``facing``. Seen through the camera it fills a box in the picture; its front dot lies on
+its long axis, on its top. :func:`fit_box` finds the five numbers (centre, length, width,
+facing) whose prism casts the detected box (four edges, in pixels) with the dot on its axis,
+by damped Gauss-Newton from a start where the box centre stands. The ground texture plays
+no part, so it works on grass as on sand; the price is the assumed height.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tabletop.outdoor.view import FieldView
+
+__all__ = ["fit_box", "prism_box"]
+
+_T = np.linspace(0, 2 * math.pi, 20, endpoint=False)
+_UNIT = np.c_[np.cos(_T), np.sin(_T)]
+
+
+def _outline(p: np.ndarray) -> np.ndarray:
+    cx, cy, length, width, facing = p
+    c, s = math.cos(facing), math.sin(facing)
+    u = _UNIT[:, 0] * length / 2
+    v = _UNIT[:, 1] * width / 2
+    return np.c_[cx + u * c - v * s, cy + u * s + v * c]
+
+
+def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The box (x0, y0, x1, y1 pixels) of the prism ``params = (x, y, length, width,
+    facing radians)`` standing ``height`` inches tall."""
+    pts = _outline(params)
+    h0, h1 = planes if planes is not None else (view.plane(0.0), view.plane(height))
+    q = np.c_[pts, np.ones(len(pts))]
+    a = q @ h0.T
+    b = q @ h1.T
+    img = np.vstack([a[:, :2] / a[:, 2:3], b[:, :2] / b[:, 2:3]])
+    return np.r_[img.min(axis=0), img.max(axis=0)]
+
+
+def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: float,
+            start: np.ndarray, iterations: int = 10) -> tuple[np.ndarray, float]:
+    """``(x, y, length, width, facing radians)`` of the prism that casts ``box``, with the
+    front ``dot`` (field inches, at the top) on its axis, from ``start`` (same five numbers);
+    and the RMS misfit in pixels."""
+    planes = (view.plane(0.0), view.plane(height))
+    p = np.asarray(start, float).copy()
+    box = np.asarray(box, float)
+    # pixels an inch here: the dot's misfit counts like the box edges' misfit
+    probe = view.to_image(np.array([[p[0], p[1]], [p[0] + 1.0, p[1]], [p[0], p[1] + 1.0]]))
+    ppi = float(max(np.linalg.norm(probe[1] - probe[0]), np.linalg.norm(probe[2] - probe[0]), 1.0))
+
+    def residual(q: np.ndarray) -> np.ndarray:
+        r = prism_box(view, q, height, planes) - box
+        if dot is None:
+            return r
+        c, s = math.cos(q[4]), math.sin(q[4])
+        dx, dy = dot[0] - q[0], dot[1] - q[1]
+        across = -dx * s + dy * c  # the dot's distance from the axis
+        behind = min(0.0, dx * c + dy * s)  # and it is in front of the centre
+        return np.r_[r, ppi * across, ppi * behind]
+
+    lam = 1e-2
+    r = residual(p)
+    cost = float(r @ r)
+    steps = np.array([0.02, 0.02, 0.02, 0.02, 0.01])
+    for _ in range(iterations):
+        jac = np.empty((len(r), 5))
+        for k in range(5):
+            q = p.copy()
+            q[k] += steps[k]
+            jac[:, k] = (residual(q) - r) / steps[k]
+        a = jac.T @ jac
+        g = jac.T @ r
+        improved = False
+        for _ in range(6):
+            delta = np.linalg.solve(a + lam * np.diag(np.diag(a) + 1e-9), -g)
+            q = p + delta
+            q[2] = min(max(q[2], 0.15), 8.0)
+            q[3] = min(max(q[3], 0.15), 8.0)
+            rq = residual(q)
+            cq = float(rq @ rq)
+            if cq < cost:
+                p, r, cost = q, rq, cq
+                lam = max(lam / 3, 1e-6)
+                improved = True
+                break
+            lam *= 4
+        if not improved or float(np.abs(delta).max()) < 1e-3:
+            break
+    return p, math.sqrt(cost / len(r))
