@@ -150,3 +150,20 @@ def test_an_announcement_answers_one_expectation_only() -> None:
     e = Expected("legal", "A moves.", {"type": "move"}, "ok")
     checks = judge([e, e], [("legal", "A moves.")], [])
     assert [c.status for c in checks] == ["same words", "missed"]
+
+
+@pytest.mark.parametrize("game", DEMO_GAMES)
+def test_the_demo_with_a_perfect_detector_hears_every_announcement(monkeypatch, tmp_path: Path, game: str) -> None:
+    """The demo's own machinery (pictures, pose, The Game's field pose, judging) with the
+    ground-truth detector double: every announcement of every sample turn is heard."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_live_cli import TruthDetector
+
+    import vision.detect
+
+    monkeypatch.setattr(models, "weights_path", lambda name: Path(f"{name}.pt"))
+    monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: TruthDetector(game)))
+    [run] = play_samples([game], tmp_path, lambda text: None)
+    assert [c.status for c in run.checks] == (
+        ["same move"] * 2 if game == "the-game" else ["same words"] * len(run.checks))  # measured inches
+    assert not run.extra
