@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where the annotated frames, MP4 and WAV files go (default: demo-output)")
     demo.add_argument("--record", action="store_true",
                       help="replay the game's bundled record instead of its sample pictures")
-    demo.add_argument("--speak", action="store_true", help=SPEAK_HELP + " (with --record)")
+    demo.add_argument("--speak", action="store_true",
+                      help="with --record: also speak the announcements (needs espeak-ng or espeak)")
     demo.add_argument(
         "--delay",
         type=_seconds,

@@ -56,7 +56,7 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
             "  tabletop play oneworld --camera 0 --record game.jsonl --position start.json\n"
             "  tabletop play wormholes --images sample_images --glob 'wormholes-turn-*.jpg' \\\n"
             "      --position start.json --no-window --out annotated --audio wav:said.wav\n"
-            "  tabletop play oneworld --camera 0 --resume game.jsonl\n\n"
+            "  tabletop play oneworld --camera 0 --resume game.jsonl\n"
             "  tabletop play battle-grounds --video table.mp4 --no-window --out annotated.mp4\n\n"
             "keys in the window: p pause, u undo, a accept the other reading of the last move,\n"
             "r recalibrate, m mute, q quit.\n\n" + exit_text
