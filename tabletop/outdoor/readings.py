@@ -57,6 +57,7 @@ class ReadingConfig:
     default_footprint: Footprint = field(default_factory=lambda: Footprint.ellipse(1.0, 1.0))
     sides: tuple[str, ...] = ("red", "blue")
     method: str = "box"
+    height_ratio: float | None = None
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,11 @@ def _fitted(view: FieldView, box: np.ndarray, rough: np.ndarray, dot: FieldPoint
     d = None if dot is None else np.array([dot.x, dot.y])
     facing = 0.0 if d is None else math.atan2(d[1] - rough[1], d[0] - rough[0])
     p, misfit = fit_box(view, box, d, config.piece_height, np.array([rough[0], rough[1], size, size, facing]))
+    if config.height_ratio is not None:  # a second fit with the height its width suggests
+        height = min(max(config.height_ratio * min(p[2], p[3]), 0.05), 1.5)
+        if dot is not None:
+            d = view.to_field(view.to_image([d], config.piece_height), height)[0]
+        p, misfit = fit_box(view, box, d, height, p)
     if not np.all(np.isfinite(p)) or misfit > 0.25 * ppi + 3.0:
         return None
     t = np.linspace(0, 2 * math.pi, 24, endpoint=False)

@@ -21,15 +21,17 @@ __all__ = ["detections_from_truth", "truth_calibration", "truth_pieces", "visibl
 
 
 def visible_ids(truth: Mapping[str, Any]) -> set[str]:
-    """The pieces a detector is asked to find (those with a label: seen enough, in frame)."""
-    return {p["piece"] for p in truth.get("pieces", []) if p.get("in_labels") and p.get("piece")}
+    """The pieces a detector is asked to find on the ground (those with a label: seen enough,
+    in frame; not one a hand is lifting)."""
+    return {p["piece"] for p in truth.get("pieces", [])
+            if p.get("in_labels") and p.get("piece") and not p.get("held")}
 
 
 def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | None = None,
                           box_px: float = 0.0, dot_px: float = 0.0) -> Detections:
-    """The labelled pieces as detections (confidence 1): exact, or with Gaussian jitter of
+    """The labelled pieces on the ground as detections (confidence 1): exact, or with Gaussian jitter of
     ``box_px`` on each box edge and ``dot_px`` on the dot when ``rng`` is given."""
-    rows = [p for p in truth.get("pieces", []) if p.get("in_labels") and p.get("keypoint")]
+    rows = [p for p in truth.get("pieces", []) if p.get("in_labels") and p.get("keypoint") and not p.get("held")]
     if not rows:
         return Detections.empty()
     xyxy = np.array([p["box"] for p in rows], float)
@@ -43,8 +45,9 @@ def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | N
 
 
 def truth_pieces(truth: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> list[Piece]:
-    """The engine's standing pieces of the frame's position (idleness cleared: a camera sees
-    only where pieces stand and face)."""
+    """The engine's standing pieces of the frame's position that stand on the ground (a piece
+    a hand is lifting is left out), idleness cleared: a camera sees only where pieces stand
+    and face."""
     from dataclasses import replace
 
     from rules.the_game.codec import state_from_json
@@ -52,7 +55,8 @@ def truth_pieces(truth: Mapping[str, Any], options: Mapping[str, Any] | None = N
 
     opts = TheGameOptions.from_json(dict(options or truth.get("position_source", {}).get("options") or {}))
     state = state_from_json(truth["position"], opts)
-    return [replace(p, idle=0, busy=True) for p in state.pieces if p.in_play]
+    lifted = {p.get("piece") for p in truth.get("pieces", []) if p.get("held")}
+    return [replace(p, idle=0, busy=True) for p in state.pieces if p.in_play and p.id not in lifted]
 
 
 def truth_calibration(truth: Mapping[str, Any]) -> Any:
