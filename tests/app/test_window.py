@@ -141,6 +141,16 @@ def display() -> str:
     if not number:
         proc.kill()
         pytest.skip("Xvfb did not start")
+    probe = ("import cv2, numpy as np; cv2.namedWindow('probe'); cv2.imshow('probe', np.zeros((8, 8, 3), np.uint8)); "
+             "cv2.waitKey(50); cv2.destroyAllWindows()")
+    env = dict(os.environ, DISPLAY=f":{number}")
+    tried = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60,
+                           check=False)
+    if tried.returncode != 0:
+        proc.terminate()
+        proc.wait(timeout=10)
+        why = (tried.stderr.strip().splitlines() or ["no message"])[-1]
+        pytest.skip(f"OpenCV cannot open a window on Xvfb here: {why}")
     yield f":{number}"
     proc.terminate()
     proc.wait(timeout=10)
