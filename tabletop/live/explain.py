@@ -18,6 +18,7 @@ explain the board clearly better than "nothing changed" to be read at all.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,8 +37,19 @@ COSTS = {
     "other_side": 1.0,     # what arrived looks like another side's piece
     "illegal": 1.0,        # how much a legal reading is preferred to an illegal one
     "margin": 0.5,         # how much better than "nothing changed" a move must explain the board
-    "occluded": 3,         # this many engine pieces seen before and gone at once: something hides them
+    "occluded": 3,         # this many engine pieces seen before, close together, gone at once: a hand
 }
+#: How far a hand reaches over the board, in cells (the typical distance between neighbouring
+#: pieces): cells this close to one another can be hidden together.
+HAND_REACH = 1.5
+
+
+def _spacing(points: list[tuple[float, float]]) -> float:
+    """The median distance from a piece to its nearest neighbour (about one cell)."""
+    if len(points) < 2:
+        return 1.0
+    near = sorted(min(math.dist(p, q) for j, q in enumerate(points) if j != i) for i, p in enumerate(points))
+    return max(near[len(near) // 2], 1e-6)
 
 #: When Gods Collide's revealed gods, by army.
 _GOD_ARMY = {"zeus": "greek", "odin": "norse", "marduk": "babylonian", "amun-ra": "egyptian"}
@@ -114,9 +126,17 @@ class Scene:
         """Cells whose occupancy or classes differ between the two seen boards."""
         return {c for c in set(self.before) | set(self.after) if self.before.get(c) != self.after.get(c)}
 
-    def hidden(self) -> list[Any]:
-        """Cells of engine pieces seen at the last position where nothing is seen now."""
-        return sorted((c for c in self.engine if self.before.get(c) and not self.after.get(c)), key=str)
+    def hidden(self, points: Mapping[Any, tuple[float, float]] | None = None) -> list[Any]:
+        """Cells of engine pieces seen at the last position where nothing is seen now; with
+        ``points`` (cell -> board point), only the largest group of them close together (a
+        hand covers neighbouring cells; misses of a weak detector fall anywhere)."""
+        gone = sorted((c for c in self.engine if self.before.get(c) and not self.after.get(c)), key=str)
+        if not points or len(gone) < 2:
+            return gone
+        at = {c: points[c] for c in gone if c in points}
+        spacing = _spacing(list(points.values()))
+        groups = [[c for c in at if math.dist(at[c], at[k]) <= HAND_REACH * spacing] for k in at]
+        return max(groups, key=len, default=[])
 
     def arrivals(self) -> list[Any]:
         """Cells where something new is seen."""

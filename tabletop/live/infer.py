@@ -25,8 +25,10 @@ __all__ = ["Reading", "diff", "infer", "locations", "move_action"]
 
 @dataclass(frozen=True)
 class Reading:
-    """``kind``: ``none`` (nothing changed), ``legal``, ``illegal``, ``roll`` (a chance action
-    read from the dice), ``unclear`` (a change the referee cannot read as one move)."""
+    """``kind``: ``none`` (nothing changed, or nothing a move explains), ``legal``, ``illegal``,
+    ``roll`` (a chance action read from the dice or a coin), ``wait`` (part of the board
+    hidden at once: a hand the detector missed), ``unclear`` (pieces where no piece of the
+    game can be)."""
 
     kind: str
     action: Any = None  # the engine action (legal) or its JSON (illegal)
@@ -150,9 +152,9 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
     changed = scene.changed()
     if not changed:
         return Reading("none")
-    hidden = scene.hidden()
+    hidden = scene.hidden({p.cell: p.point for p in before.pieces if p.cell is not None})
     if len(hidden) >= COSTS["occluded"]:  # several pieces gone at once: a hand the detector missed
-        return Reading("none", note=f"{len(hidden)} pieces hidden at once ({', '.join(map(str, hidden))}); "
+        return Reading("wait", note=f"{len(hidden)} pieces hidden at once ({', '.join(map(str, hidden))}); "
                        "waiting for a clear view")
     nothing = scene.none_cost()
     # legal readings: every legal action that moves a piece from or to a cell that changed;

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -223,6 +223,8 @@ class LivePipeline:
         result.reading = reading
         self._corrections.remember(state0, base0, seen, reading)
         self.readings.append(reading)
+        if reading.kind == "wait":  # part of the board hidden (a hand the detector missed)
+            return
         if reading.kind == "none":
             if self.last_flagged is not None:
                 self.last_flagged = None
@@ -233,18 +235,44 @@ class LivePipeline:
             self._event("unclear", note=reading.note)
             return
         if reading.kind == "illegal":
-            assert reading.verdict is not None
-            flag = (reading.action_json and str(reading.action_json), reading.verdict.code)
-            if flag == self.last_flagged:
-                return
-            self.last_flagged = flag
-            text = reading.verdict.message
-            self._announce(result, f"Illegal: {text}", "illegal")
-            self._event("illegal", action=reading.action_json, verdict=reading.verdict.to_json(),
-                        alternatives=list(reading.alternatives))
-            self.last_move = reading
+            self._flag(reading, result)
             return
         self._play(reading, seen, result)
+        if reading.kind == "legal" and self.state is not state0:
+            self._read_second(base0, reading, seen, result)
+
+    def _flag(self, reading: Reading, result: FrameResult) -> None:
+        """Announce an illegal reading (once: the same reading again is not repeated)."""
+        assert reading.verdict is not None
+        flag = (reading.action_json and str(reading.action_json), reading.verdict.code)
+        if flag == self.last_flagged:
+            return
+        self.last_flagged = flag
+        self._announce(result, f"Illegal: {reading.verdict.message}", "illegal")
+        self._event("illegal", action=reading.action_json, verdict=reading.verdict.to_json(),
+                    alternatives=list(reading.alternatives))
+        self.last_move = reading
+
+    def _read_second(self, base0: SeenBoard, first: Reading, seen: SeenBoard, result: FrameResult) -> None:
+        """Two moves seen in one still position (the one between them was never read: the
+        arrival missed, a hand not seen): the second is read from the first's outcome, the
+        last seen board with the first move made."""
+        if first.frm is None or first.to is None or self.game.name == "the-game":
+            return
+        ends = (first.frm, first.to)
+        moved = replace(base0, pieces=tuple(p for p in base0.pieces if p.cell not in ends)
+                        + tuple(p for p in seen.pieces if p.cell in ends))
+        second = infer(self.game, self.state, moved, seen)
+        if second.kind not in ("legal", "illegal"):
+            return
+        self.base = moved
+        result.reading = second
+        self.readings.append(second)
+        self._corrections.remember(self.state, moved, seen, second)
+        if second.kind == "illegal":
+            self._flag(second, result)
+        else:
+            self._play(second, seen, result)
 
     def _play(self, reading: Reading, seen: SeenBoard, result: FrameResult) -> None:
         try:

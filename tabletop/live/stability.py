@@ -7,11 +7,11 @@
 (None, None, 'B')
 
 A weak detector flickers: a box missed in one frame, a class read otherwise in the next. So
-:meth:`Stability.update_board` compares seen boards cell by cell (for The Game, pieces
-within half an inch) and lets one cell differ from the window's first frame without
-restarting the window; the window slides, and the position accepted is its vote: a cell
-counts as occupied when it was seen occupied in at least half the frames, with the reading
-seen most (confidences summed).
+:meth:`Stability.update_board` compares each frame with the vote of the window so far by
+the number of pieces per cell (for The Game, pieces within half an inch; a class read
+otherwise is no motion) and lets one cell differ without restarting the window; the window slides, and the position accepted is its vote: a cell counts as
+occupied when it was seen occupied in at least half the frames, with the reading seen most
+(confidences summed).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any
 
 __all__ = ["Stability", "vote"]
 
-#: How many cells (or The Game's pieces) may differ from the window's first frame and still
-#: count as the same still position (one box missed or doubled in a frame).
+#: How many cells (or The Game's pieces) may differ from the window's vote and still count as
+#: the same still position (one box missed or doubled in a frame).
 FLICKER_CELLS = 1
 
 
@@ -63,20 +63,22 @@ class Stability:
         return None
 
     def update_board(self, t: float, seen: Any) -> Any:
-        """The window's voted :class:`~tabletop.live.board.SeenBoard` once the frames of the
-        last ``window_s`` seconds, with no hand, all hold what the first of them holds (up to
-        :data:`FLICKER_CELLS` cells read otherwise) and the vote differs from the last
-        accepted position; else ``None``."""
+        """The vote of the last ``window_s`` seconds' frames, as a
+        :class:`~tabletop.live.board.SeenBoard`, once the board has been still that long with
+        no hand (each frame holding what the vote of the frames before it holds, up to
+        :data:`FLICKER_CELLS` cells) and the vote differs from the last accepted position;
+        else ``None``."""
         self.hand = seen.hand_over_board
         if self.hand:
             self._since, self._frames = None, []
             return None
-        if self._frames and _differ(self._frames[0][1], seen) > FLICKER_CELLS:
-            self._frames = []  # motion: the window starts again
+        if self._frames and _differ(vote([f for _, f in self._frames]), seen) > FLICKER_CELLS:
+            self._since, self._frames = None, []  # motion: the window starts again
+        if self._since is None:
+            self._since = t
         self._frames.append((t, seen))
-        while len(self._frames) > 1 and t - self._frames[1][0] + 1e-9 >= self.window_s:
-            self._frames.pop(0)  # a sliding window: a lasting change fills it and wins the vote
-        self._since = self._frames[0][0]
+        # the window slides: a lasting change (a class read otherwise for good) wins the vote
+        self._frames = [(ft, f) for ft, f in self._frames if t - ft < self.window_s + 1e-9]
         if t - self._since + 1e-9 < self.window_s:
             return None
         board = vote([f for _, f in self._frames])
@@ -88,24 +90,18 @@ class Stability:
 
 
 def _differ(a: Any, b: Any) -> int:
-    """How many cells hold something else in one board than in the other, the dice counting
-    as one cell (The Game: how many pieces of one have no piece of the same class within half
-    an inch in the other)."""
+    """How many cells hold another number of pieces in one board than in the other, the dice
+    counting as one cell; a class read otherwise is no motion (The Game: how many pieces of
+    one have no piece within half an inch in the other)."""
     dice = int(tuple(a.dice) != tuple(b.dice))
     if a.game == "the-game":
         def unmatched(x: Any, y: Any) -> int:
-            return sum(1 for p in x.pieces
-                       if not any(q.cls == p.cls and math.dist(p.point, q.point) <= 0.5 for q in y.pieces))
+            return sum(1 for p in x.pieces if not any(math.dist(p.point, q.point) <= 0.5 for q in y.pieces))
 
         return max(unmatched(a, b), unmatched(b, a)) + dice
-    ca, cb = a.cells(), b.cells()
-    per_a: dict[Any, Counter[str]] = {}
-    per_b: dict[Any, Counter[str]] = {}
-    for (cell, cls), n in ca.items():
-        per_a.setdefault(cell, Counter())[cls] = n
-    for (cell, cls), n in cb.items():
-        per_b.setdefault(cell, Counter())[cls] = n
-    return sum(1 for c in set(per_a) | set(per_b) if per_a.get(c) != per_b.get(c)) + dice
+    na = Counter(p.cell for p in a.pieces if p.cell is not None)
+    nb = Counter(p.cell for p in b.pieces if p.cell is not None)
+    return sum(1 for c in set(na) | set(nb) if na[c] != nb[c]) + dice
 
 
 def vote(frames: list[Any]) -> Any:
