@@ -72,8 +72,10 @@ class Advice:
         else:
             why = {"horizon": "it faces the horizon", "unseen": "nobody it sees is looking back",
                    "last-piece": "it is the last piece"}.get(self.sighting.reason, self.sighting.reason)
-            where = f"off the {self.edge} edge" if self.leaves else f"towards the {self.edge} edge"
-            text = f"{who} is unobserved ({why}): {inches(self.move)} straight {where}."
+            if self.leaves:
+                text = f"{who} is unobserved ({why}): it walks {inches(self.edge_distance)} straight off the {self.edge} edge."
+            else:
+                text = f"{who} is unobserved ({why}): {inches(self.move)} straight towards the {self.edge} edge."
         for tid, d, number in self.targets:
             chance = "cannot succeed" if number >= 6 else (f"needs above {number}" if number >= 1 else "cannot fail")
             text += f" It may act on {tid} ({inches(d)} away): {chance}."

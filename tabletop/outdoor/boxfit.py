@@ -44,7 +44,7 @@ def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[
 
 
 def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: float,
-            start: np.ndarray, iterations: int = 10) -> tuple[np.ndarray, float]:
+            start: np.ndarray, iterations: int = 15) -> tuple[np.ndarray, float]:
     """``(x, y, length, width, facing radians)`` of the prism that casts ``box``, with the
     front ``dot`` (field inches, at the top) on its axis, from ``start`` (same five numbers);
     and the RMS misfit in pixels."""

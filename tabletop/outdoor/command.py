@@ -67,6 +67,8 @@ def _load_setup(args: argparse.Namespace) -> Any:
             pose = BoardPose.from_json(json.loads(Path(args.pose).read_text()))
         except json.JSONDecodeError as err:
             raise InputError("--pose", f"not JSON: {err.msg}") from None
+        except UnicodeDecodeError:
+            raise InputError("--pose", "not JSON: not even text") from None
     return FieldSetup(size, args.markers, marker_mm, calibration, pose)
 
 
@@ -78,6 +80,8 @@ def _detector(args: argparse.Namespace) -> Callable[[Any], Any]:
             truth = json.loads(Path(args.labels).read_text())
         except json.JSONDecodeError as err:
             raise InputError("--labels", f"not JSON: {err.msg}") from None
+        except UnicodeDecodeError:
+            raise InputError("--labels", "not JSON: not even text") from None
         if not isinstance(truth, dict) or "pieces" not in truth:
             raise InputError("--labels", "not a labelled picture's ground truth (no 'pieces')")
         found = detections_from_truth(truth)

@@ -309,7 +309,7 @@ def _footprint(hull: np.ndarray | None, at: FieldPoint, facing: float, default: 
     c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
     local = [((x - at.x) * c + (y - at.y) * s, -(x - at.x) * s + (y - at.y) * c) for x, y in hull]
     try:
-        fp = Footprint.polygon(tuple(FieldPoint(float(u), float(v)) for u, v in _simplify(local)))
+        fp = Footprint.polygon(tuple(FieldPoint(round(u, 4), round(v, 4)) for u, v in _simplify(local)))
     except ValueError:
         return default, default.outline(at.x, at.y, facing)
     return fp, fp.outline(at.x, at.y, facing)

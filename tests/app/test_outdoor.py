@@ -1,0 +1,171 @@
+"""The outdoor assistant: advice and sentences from the rules, moves judged, ``tabletop
+measure`` and measuring with two clicks."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from rules.geometry import FieldPoint
+from rules.the_game.model import Piece
+from rules.the_game.options import TheGameOptions
+from rules.the_game.shapes import Footprint, gap
+from tabletop.announcer import Announcer
+from tabletop.errors import InputError
+from tabletop.outdoor.assistant import assess, compare, inches, progress, whose_move
+from tabletop.outdoor.measure import ClickMeasure, measure, parse_target
+from tabletop.outdoor.readings import PieceReading
+from tabletop.outdoor.view import FieldView
+
+from .conftest import ROOT
+
+DISC = Footprint.ellipse(1.0, 1.0)
+
+
+def reading(pid: str, x: float, y: float, facing: float, side: str | None = None) -> PieceReading:
+    side = side or ("red" if pid.startswith("R") else "blue")
+    return PieceReading(pid, side, FieldPoint(x, y), facing, DISC, (0, 0, 1, 1), 1.0)
+
+
+def test_facing_pieces_are_observed_and_may_act_on_each_other():
+    report = assess([reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("B2", 3, 20, 180)])
+    r1, b1, b2 = (report.advice[k] for k in ("R1", "B1", "B2"))
+    assert r1.observed and b1.observed and not b2.observed
+    assert r1.move == 6.0 and b2.move == 12.0
+    assert r1.targets == (("B1", pytest.approx(0.5), 3),)
+    assert b2.sighting.reason == "horizon" and b2.edge == "left" and b2.leaves
+    assert b2.walk_to == FieldPoint(0.0, 20.0)
+    assert b2.sentence() == "Blue B2 is unobserved (it faces the horizon): it walks 3 inches straight off the left edge."
+    assert report.distance("R1", "B1") == pytest.approx(0.5)
+
+
+def test_the_number_to_beat_counts_friends_beside_the_target():
+    report = assess([reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("B2", 13.3, 11.5, 180)])
+    numbers = {t[0]: t[2] for t in report.advice["R1"].targets}
+    # B2 stands 0.3" from B1 (a friend beside the target): one more to beat
+    assert numbers["B1"] == 4
+    assert "needs above 4" in report.advice["R1"].sentence()
+
+
+def test_a_move_too_long_is_told_by_how_much():
+    before = assess([reading("R1", 12, 6, 90), reading("B1", 12, 9, 270)])
+    after = assess([reading("R1", 12, 13.5, 90), reading("B1", 12, 9, 270)])
+    said = compare(before, after)
+    assert len(said) == 1
+    assert said[0].startswith("Red R1: R1 is observed and may move up to 6.00\"; it moved 7.50\", 1.50\" too far")
+
+
+def test_a_legal_move_and_a_piece_leaving_the_field():
+    before = assess([reading("R1", 12, 6, 90), reading("B1", 12, 9, 270), reading("B2", 1.0, 20, 180)])
+    after = assess([reading("R1", 12, 8, 90), reading("B1", 12, 9, 270)])
+    said = compare(before, after)
+    assert "Red R1 moved 2 inches (observed: 6 inches allowed)." in said
+    assert "Blue B2 left the field at the left edge." in said
+
+
+def test_sentences_go_through_the_announcer():
+    out = io.StringIO()
+    report = assess([reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270)])
+    announcer = Announcer(out)
+    for text in report.sentences():
+        announcer.say(text)
+    assert out.getvalue().splitlines() == [
+        "Red R1 is observed: up to 6 inches. It may act on B1 (0.5 inches away): needs above 3.",
+        "Blue B1 is observed: up to 6 inches. It may act on R1 (0.5 inches away): needs above 3.",
+    ]
+
+
+def test_whose_move_and_the_end_of_a_sequence():
+    from rules.the_game import TheGame
+
+    game = TheGame()
+    state = game.apply(game.initial_state(), game.default_setup()).state
+    assert whose_move(game, state) == "Red to move (movement phase, sequence 1, turn 1)."
+    from dataclasses import replace
+
+    later = replace(state, sequence=2)
+    assert progress(game, state, later) == ["Sequence 1 is over.", "Set up the pieces of sequence 2."]
+
+
+@pytest.mark.parametrize("x,text", [(0.0, "0 inches"), (1.0, "1 inch"), (6.04, "6 inches"), (2.35, "2.4 inches")])
+def test_inches(x, text):
+    assert inches(x) == text
+
+
+def test_targets_parse():
+    assert parse_target("r2") == ("R2", None)
+    assert parse_target("640, 360.5") == ("640, 360.5", (640.0, 360.5))
+    with pytest.raises(InputError, match="neither a piece id"):
+        parse_target("12 by 4")
+
+
+def test_measuring_points_and_pieces():
+    report = assess([reading("R1", 12, 10, 90), reading("B1", 12, 14, 270)])
+    m = measure(report, ("R1", None), ("B1", None))
+    assert m.distance == pytest.approx(3.0) and "edge to edge" in m.text
+    m = measure(report, ("p", FieldPoint(12, 12)), ("R1", None))
+    assert m.distance == pytest.approx(1.5, abs=0.01)
+    m = measure(report, ("p", FieldPoint(0, 0)), ("q", FieldPoint(3, 4)))
+    assert m.distance == pytest.approx(5.0)
+    with pytest.raises(InputError, match="no piece R7"):
+        measure(report, ("R7", None), ("B1", None))
+
+
+def test_two_clicks_measure_between_pieces():
+    k = np.array([[800.0, 0, 639.5], [0, 800.0, 359.5], [0, 0, 1]])
+    view = FieldView.from_camera(k, np.eye(3), np.array([-12.0, -12.0, 30.0]), (24, 24), (1280, 720))
+    report = assess([reading("R1", 12, 10, 90), reading("B1", 12, 14, 270)])
+    got = []
+    cm = ClickMeasure(on_result=got.append)
+    cm.update(view, report)
+    (x1, y1), (x2, y2) = view.to_image([[12, 10.2], [12.1, 14]])
+    assert cm.click(x1, y1) is None
+    m = cm.click(x2, y2)
+    assert m is not None and (m.a, m.b) == ("R1", "B1") and m.distance == pytest.approx(3.0)
+    assert got == [m] and cm.overlay() is not None
+    # a third click starts again, on bare ground this time
+    gx, gy = view.to_image([[20, 20]])[0]
+    cm.click(gx, gy)
+    assert len(cm.picks) == 1 and cm.picks[0][1] is not None
+
+
+def test_measure_command_on_a_labelled_sample(cli, tmp_path):
+    image = ROOT / "sample_images" / "the-game-still-1.jpg"
+    labels = ROOT / "sample_images" / "the-game-still-1.json"
+    out = tmp_path / "measured.png"
+    result = cli("measure", str(image), "R1", "B1", "--labels", str(labels), "--out", str(out), "--json")
+    assert result.code == 0, result.err
+    got = result.json()
+    truth = json.loads(labels.read_text())
+    from tabletop.outdoor.truth import truth_pieces
+
+    pieces = {p.id: p for p in truth_pieces(truth)}
+    true_gap = gap(pieces["R2"].outline, pieces["B2"].outline)[0]  # the two labelled pieces
+    # the issue's 95th-percentile target for a distance between pieces: half an inch
+    assert abs(got["measurement"]["inches"] - true_gap) < 0.5
+    assert out.is_file() and out.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["nowhere.jpg", "R1", "B1"], "no such file"),
+    (["IMG", "R1", "x y"], "neither a piece id"),
+    (["IMG", "R1", "R9", "--labels", "LABELS"], "no piece R9"),
+    (["IMG", "R1", "B1", "--field-size", "huge"], "not a field size"),
+    (["IMG", "R1", "B1", "--labels", "IMG"], "--labels: not JSON"),
+])
+def test_measure_bad_input_is_one_line(cli, argv, needle):
+    image = str(ROOT / "sample_images" / "the-game-still-1.jpg")
+    labels = str(ROOT / "sample_images" / "the-game-still-1.json")
+    argv = [image if a == "IMG" else labels if a == "LABELS" else a for a in argv]
+    result = cli("measure", *argv)
+    assert result.code == 2
+    assert needle in result.error_line()
+
+
+def test_pieces_of_engine_type_match_readings():
+    report = assess([reading("R1", 5, 5, 0)])
+    assert isinstance(report.pieces[0], Piece)
+    assert report.options == TheGameOptions()

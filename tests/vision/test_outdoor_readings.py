@@ -1,0 +1,163 @@
+"""The outdoor assistant's geometry and readings: the camera above the field, lifting points
+off the ground, the prism fit, and pieces read from rendered frames with their labelled boxes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from calibration.errors import CalibrationError
+from rules.geometry import FieldPoint
+from rules.the_game.shapes import gap
+from tabletop.outdoor.boxfit import fit_box, prism_box
+from tabletop.outdoor.readings import PieceReading, ReadingConfig, name_pieces, read_pieces
+from tabletop.outdoor.truth import (
+    detections_from_truth,
+    truth_calibration,
+    truth_pieces,
+    visible_ids,
+)
+from tabletop.outdoor.view import FieldSetup, FieldView, estimate_focal
+from vision.detections import Detections
+
+
+def _camera(elevation: float, f: float = 900.0, distance: float = 40.0) -> FieldView:
+    """A camera ``distance`` inches from the field's centre, ``elevation`` degrees up, beyond
+    the near edge, looking at the centre."""
+    e = math.radians(elevation)
+    centre = np.array([12.0, 12.0 - distance * math.cos(e), distance * math.sin(e)])
+    fwd = np.array([12.0, 12.0, 0.0]) - centre
+    fwd /= np.linalg.norm(fwd)
+    right = np.array([1.0, 0.0, 0.0])
+    down = np.cross(fwd, right)
+    R = np.stack([right, down, fwd])
+    t = -R @ centre
+    k = np.array([[f, 0, 639.5], [0, f, 359.5], [0, 0, 1.0]])
+    return FieldView.from_camera(k, R, t, (24.0, 24.0), (1280, 720))
+
+
+@pytest.mark.parametrize("elevation", [35.0, 60.0, 89.0])
+def test_the_camera_comes_back_from_its_pose(elevation):
+    view = _camera(elevation)
+    e = math.radians(elevation)
+    assert view.camera_height == pytest.approx(40.0 * math.sin(e), abs=1e-6)
+    assert view.camera_position[1] == pytest.approx(12.0 - 40.0 * math.cos(e), abs=1e-6)
+    # a point lifted off the ground maps back to itself at its height, not on the ground
+    p = np.array([[9.0, 15.0]])
+    for h in (0.0, 0.5, 2.0):
+        assert np.allclose(view.to_field(view.to_image(p, h), h), p, atol=1e-9)
+    shifted = view.to_field(view.to_image(p, 1.0), 0.0)[0]
+    assert shifted[1] > p[0, 1]  # seen from the near side, a raised point falls beyond its foot
+
+
+@pytest.mark.parametrize("elevation", [35.0, 50.0, 70.0])
+def test_focal_length_from_the_pose_alone(elevation):
+    view = _camera(elevation, f=1000.0)
+    f = estimate_focal(view.pose.board_to_image, (1280, 720))
+    assert f == pytest.approx(1000.0, rel=1e-6)
+    same = FieldView.from_pose(view.pose, (1280, 720))
+    assert same.focal_estimated
+    assert same.camera_height == pytest.approx(view.camera_height, rel=1e-6)
+
+
+def test_straight_down_gives_no_focal_estimate():
+    assert estimate_focal(_camera(90.0).pose.board_to_image, (1280, 720)) is None
+
+
+@pytest.mark.parametrize("elevation,facing", [(35.0, 20.0), (45.0, 45.0), (55.0, 130.0), (80.0, 250.0)])
+def test_the_prism_fit_recovers_a_known_piece(elevation, facing):
+    view = _camera(elevation)
+    truth = np.array([10.0, 14.0, 2.0, 0.8, math.radians(facing)])
+    box = prism_box(view, truth, 0.4)
+    a = truth[4]
+    dot = truth[:2] + 0.6 * np.array([math.cos(a), math.sin(a)])
+    # the start the readings use: the box centre lifted to half the height, a 1" round foot
+    c = view.to_field([[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]], 0.2)[0]
+    start = np.array([c[0], c[1], 1.0, 1.0, math.atan2(dot[1] - c[1], dot[0] - c[0])])
+    fit, misfit = fit_box(view, box, dot, 0.4, start)
+    assert misfit < 0.5
+    assert np.hypot(*(fit[:2] - truth[:2])) < 0.05
+    assert abs((math.degrees(fit[4]) - facing + 180) % 360 - 180) < 3.0
+
+
+def test_names_count_from_the_near_edge_per_side():
+    def r(side: str, x: float, y: float) -> PieceReading:
+        from rules.the_game.shapes import Footprint
+
+        return PieceReading("", side, FieldPoint(x, y), 0.0, Footprint.ellipse(1, 1), (0, 0, 1, 1), 1.0)
+
+    named = name_pieces([r("blue", 3, 20), r("red", 5, 9), r("red", 2, 3), r("blue", 9, 4)])
+    assert [(p.id, p.centre.y) for p in named] == [("R1", 3), ("R2", 9), ("B1", 4), ("B2", 20)]
+
+
+def test_detections_of_other_classes_and_weak_ones_are_left_out():
+    view = _camera(60.0)
+    det = Detections(np.array([[600, 300, 640, 330], [700, 300, 740, 330]], float), np.array([0.9, 0.1]),
+                     np.array([2, 0]), None, np.array([[[620, 305, 1.0]], [[720, 305, 1.0]]]),
+                     np.array(["hand", "red-piece"], dtype=object))
+    image = np.full((720, 1280, 3), 90, np.uint8)
+    assert read_pieces(image, det, view, ReadingConfig()) == []
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    """Six seeded 1280x720 renders of The Game with the whole field in view."""
+    from vision.render import CameraRanges, Renderer, RenderOptions
+
+    r = Renderer("the-game", seed=404, options=RenderOptions(size=(1280, 720), hands=0.0,
+                                                            camera=CameraRanges(elevation=(40.0, 85.0))))
+    out = []
+    for i in range(12):
+        sampled = r.sampler.sample(i)
+        rng = np.random.default_rng([404, i])
+        view = r.new_view(rng, r.adapter[0](sampled.game, sampled.state))
+        frame = r.render_state(sampled.game, sampled.state, view, rng=rng, source=sampled)
+        setup = FieldSetup(calibration=truth_calibration(frame.truth))
+        try:
+            image, fv = setup.locate(frame.image)
+        except CalibrationError:  # markers out of the frame: the next render
+            fv = None
+        if fv is not None:
+            out.append((frame.truth, image, fv))
+        if len(out) == 6:
+            break
+    assert len(out) >= 4
+    return out
+
+
+def test_pieces_read_from_labelled_boxes_stand_where_the_truth_says(rendered):
+    errors, facing_errors, gap_errors = [], [], []
+    for truth, image, view in rendered:
+        readings = read_pieces(image, detections_from_truth(truth), view)
+        pieces = {p.id: p for p in truth_pieces(truth)}
+        seen = visible_ids(truth)
+        assert len(readings) == len(seen)
+        matched = []
+        for q in readings:
+            p = min((p for p in pieces.values() if p.side == q.side and p.id in seen),
+                    key=lambda p: p.at.distance(q.centre))
+            errors.append(p.at.distance(q.centre))
+            facing_errors.append(abs((q.facing - p.facing + 180) % 360 - 180))
+            matched.append((p, q))
+        for i in range(len(matched)):
+            for j in range(i + 1, len(matched)):
+                (pa, qa), (pb, qb) = matched[i], matched[j]
+                gap_errors.append(abs(gap(pa.outline, pb.outline)[0] - gap(qa.outline, qb.outline)[0]))
+    # the issue's targets, on perfect boxes: distances median 0.25", facing median 10 degrees
+    assert np.median(errors) < 0.25
+    assert np.median(gap_errors) < 0.25
+    assert np.median(facing_errors) < 10.0
+
+
+def test_the_overlay_draws_on_a_copy(rendered):
+    from tabletop.outdoor.assistant import assess
+    from tabletop.outdoor.overlay import draw_field
+
+    truth, image, view = rendered[0]
+    report = assess(read_pieces(image, detections_from_truth(truth), view))
+    before = image.copy()
+    drawn = draw_field(image, view, report, status="test")
+    assert np.array_equal(image, before)
+    assert drawn.shape == image.shape and not np.array_equal(drawn, image)
