@@ -1,0 +1,77 @@
+"""What the detectors trained only on renders do with real pieces they never saw.
+
+    python3 benchmarks/real_photos.py [--weights models/when-gods-collide.pt] [--real ../shared/real] [--json]
+
+Two sets of real photographs, labelled by their own projects in their own class schemes:
+
+* ``checkers-printed/``: 12 photos (640x400) of a printed 8x8 checkers board with paper discs
+  (green and red, men and kings). When Gods Collide is played with checkers, so its model is
+  asked: how many of the labelled discs does it find as *some* checker (any army, any god face;
+  IoU >= 0.5, confidence >= 0.25)? The armies' colours are not the photos' colours, so "right"
+  is not defined.
+* ``dice/``: 25 top-down photos (640x640) of ordinary d6 dice. When Gods Collide's model reads
+  a d6 (classes ``d6-1`` .. ``d6-6``): how many dice does it find as some d6, and how many does
+  it read with the right number of pips?
+
+Also counted: detections of those kinds that match no labelled object (false detections).
+The figures are computed by :func:`vision.detect_eval.transfer_figures`; they are a measure,
+not a target (issue 6 asks for the figure). docs/models.md records them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+CHECKER_KINDS = ("babylonian", "egyptian", "greek", "norse", "marduk", "amun-ra", "zeus", "odin")
+D6_KINDS = tuple(f"d6-{k}" for k in range(1, 7))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--weights", default=str(ROOT / "models" / "when-gods-collide.pt"))
+    parser.add_argument("--real", default=str(ROOT.parent / "shared" / "real"),
+                        help="the folder of real photographs (checkers-printed/, dice/)")
+    parser.add_argument("--conf", type=float, default=0.25)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    from vision.detect import Detector
+    from vision.detect_eval import load_samples, transfer_figures
+
+    real = Path(args.real)
+    if not Path(args.weights).is_file():
+        print(f"{args.weights}: no such weights file", file=sys.stderr)
+        return 2
+    detector = Detector.load(args.weights)
+    names = tuple(detector.names)
+    missing = [k for k in CHECKER_KINDS + D6_KINDS if k not in names]
+    if missing:
+        print(f"{args.weights}: the model has no class {missing[0]!r}", file=sys.stderr)
+        return 2
+    figures = {}
+    checkers = load_samples(real / "checkers-printed")
+    figures["checkers"] = transfer_figures(checkers, detector.detect, names, CHECKER_KINDS, None, args.conf)
+    dice = load_samples(real / "dice")
+    figures["dice"] = transfer_figures(dice, detector.detect, names, D6_KINDS,
+                                       {k: f"d6-{k + 1}" for k in range(6)}, args.conf)
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return 0
+    print(f"model: {args.weights}")
+    for what, f in figures.items():
+        right = "" if f["right"] is None else f", read right {100 * f['right']:.1f} %"
+        found = "n/a" if f["found"] is None else f"{100 * f['found']:.1f} %"
+        print(f"{what:9s} {f['images']} photos, {f['objects']} labelled: found {found}{right}, "
+              f"{f['false_detections']} false detections")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
