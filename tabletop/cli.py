@@ -16,6 +16,7 @@ Commands (each has ``--help``; docs/cli.md has examples)::
     tabletop train GAME [--data DIR] [--epochs N] [--imgsz N] [--seed S] [--out DIR]
     tabletop eval GAME --data DIR [--weights W] [--backend auto|ultralytics|onnx]
     tabletop measure IMAGE A B [--pose F | --markers auto|corners|scale] [--calibration F] [--out F]
+    tabletop outdoor (--camera N | --url U | --video F | --images DIR) [--calibration F] [--audio ...]
     tabletop play GAME (--camera N | --video F | --images DIR | --url U) [--rolls ...] [--audio ...]
 
 Exit status: 0 done (or the action is legal), 1 the rules forbid an action, 2 bad input
@@ -47,6 +48,7 @@ from tabletop.commands import (
 from tabletop.errors import TabletopError
 from tabletop.live.play import add_play_parser
 from tabletop.outdoor.command import add_measure_parser
+from tabletop.outdoor.command_live import add_outdoor_parser
 from tabletop.printing import add_print_parser
 from tabletop.rendering import add_render_parser
 from tabletop.training import add_eval_parser, add_train_parser
@@ -243,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_parser(commands, _formatter, _Parser, EXIT_TEXT)
     add_play_parser(commands, _formatter, _Parser, EXIT_TEXT)
     add_measure_parser(commands, _formatter, EXIT_TEXT)
+    add_outdoor_parser(commands, _formatter, EXIT_TEXT)
 
     parser.set_defaults(help_of=parser)
     rules.set_defaults(help_of=rules)

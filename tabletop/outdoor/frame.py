@@ -55,8 +55,8 @@ def detect_on_field(detect: Callable[[np.ndarray], Detections], image: np.ndarra
 @dataclass
 class OutdoorFrame:
     """A frame's result: the undistorted ``image``, its ``view`` (``None``: no field found,
-    ``error`` says why), the ``readings``, the rules' ``report`` and the time each stage
-    took (ms)."""
+    ``error`` says why), the ``readings``, the rules' ``report``, the time each stage took
+    (ms) and the ``hands`` seen over the field (boxes)."""
 
     image: np.ndarray | None
     view: FieldView | None = None
@@ -64,6 +64,7 @@ class OutdoorFrame:
     report: FieldReport | None = None
     error: str = ""
     times_ms: dict[str, float] = field(default_factory=dict)
+    hands: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 class OutdoorAssistant:
@@ -95,4 +96,21 @@ class OutdoorAssistant:
         report = assess(readings, self.options)
         t4 = time.perf_counter()
         times.update(field=1000 * (t1 - t0), detect=1000 * (t2 - t1), read=1000 * (t3 - t2), rules=1000 * (t4 - t3))
-        return OutdoorFrame(image, view, readings, report, "", times)
+        hands = _hands_over(det, view)
+        return OutdoorFrame(image, view, readings, report, "", times, hands)
+
+
+def _hands_over(det: Detections, view: FieldView) -> list[tuple[float, float, float, float]]:
+    """The boxes of hands that reach over the field."""
+    if len(det) == 0:
+        return []
+    names = det.class_name if det.class_name is not None else np.array([""] * len(det), dtype=object)
+    poly = view.field_polygon
+    x0, y0 = poly.min(axis=0)
+    x1, y1 = poly.max(axis=0)
+    out = []
+    for i, name in enumerate(names):
+        b = det.xyxy[i]
+        if str(name) == "hand" and not (b[2] < x0 or b[0] > x1 or b[3] < y0 or b[1] > y1):
+            out.append((float(b[0]), float(b[1]), float(b[2]), float(b[3])))
+    return out

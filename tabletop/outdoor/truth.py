@@ -29,19 +29,23 @@ def visible_ids(truth: Mapping[str, Any]) -> set[str]:
 
 def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | None = None,
                           box_px: float = 0.0, dot_px: float = 0.0) -> Detections:
-    """The labelled pieces on the ground as detections (confidence 1): exact, or with Gaussian jitter of
+    """The labelled pieces on the ground, and the hands, as detections (confidence 1): exact, or with Gaussian jitter of
     ``box_px`` on each box edge and ``dot_px`` on the dot when ``rng`` is given."""
     rows = [p for p in truth.get("pieces", []) if p.get("in_labels") and p.get("keypoint") and not p.get("held")]
-    if not rows:
+    hands = [h for h in truth.get("hands", []) if h.get("box")]
+    if not rows and not hands:
         return Detections.empty()
-    xyxy = np.array([p["box"] for p in rows], float)
-    kp = np.array([[[p["keypoint"][0], p["keypoint"][1], 1.0]] for p in rows], float)
+    xyxy = np.array([p["box"] for p in rows] + [h["box"] for h in hands], float).reshape(-1, 4)
+    kp = np.array([[[p["keypoint"][0], p["keypoint"][1], 1.0]] for p in rows] + [[[0.0, 0.0, 0.0]]] * len(hands),
+                  float).reshape(-1, 1, 3)
     if rng is not None:
-        xyxy = xyxy + rng.normal(0, box_px, xyxy.shape)
-        kp[:, :, :2] += rng.normal(0, dot_px, (len(rows), 1, 2))
-    names = np.array([p["class"] for p in rows], dtype=object)
-    ids = np.array([int(p.get("class_id", 0)) for p in rows])
-    return Detections(xyxy, np.ones(len(rows)), ids, None, kp, names)
+        xyxy[: len(rows)] += rng.normal(0, box_px, (len(rows), 4))
+        kp[: len(rows), :, :2] += rng.normal(0, dot_px, (len(rows), 1, 2))
+    names = np.array([p["class"] for p in rows] + ["hand"] * len(hands), dtype=object)
+    classes = list(truth.get("classes") or [])
+    hand_id = classes.index("hand") if "hand" in classes else 2
+    ids = np.array([int(p.get("class_id", 0)) for p in rows] + [hand_id] * len(hands), int)
+    return Detections(xyxy, np.ones(len(names)), ids, None, kp, names)
 
 
 def truth_pieces(truth: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> list[Piece]:

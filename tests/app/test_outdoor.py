@@ -169,3 +169,73 @@ def test_pieces_of_engine_type_match_readings():
     report = assess([reading("R1", 5, 5, 0)])
     assert isinstance(report.pieces[0], Piece)
     assert report.options == TheGameOptions()
+
+
+class _Stub:
+    """An assistant that returns prepared frames, one per call."""
+
+    def __init__(self, frames):
+        self.frames = list(frames)
+
+    def process(self, frame):
+        return self.frames.pop(0)
+
+
+def _frame(readings, hands=()):
+    from tabletop.outdoor.frame import OutdoorFrame
+
+    k = np.array([[800.0, 0, 639.5], [0, 800.0, 359.5], [0, 0, 1]])
+    view = FieldView.from_camera(k, np.eye(3), np.array([-12.0, -12.0, 30.0]), (24, 24), (1280, 720))
+    return OutdoorFrame(np.zeros((720, 1280, 3), np.uint8), view, list(readings), assess(readings), hands=list(hands))
+
+
+def test_a_session_announces_settled_positions_and_judges_moves():
+    from tabletop.outdoor.live import OutdoorSession
+
+    start = [reading("R1", 12, 6, 90), reading("B1", 12, 9, 270)]
+    moved = [reading("R1", 12, 13.5, 90), reading("B1", 12, 9, 270)]
+    frames = [_frame(start)] * 3 + [_frame(moved, hands=[(0, 0, 10, 10)])] + [_frame(moved)] * 3
+    said = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append((kind, text)), window_s=0.2)
+    for i in range(3):
+        session.process(None, 0.1 * i)
+    assert [k for k, _ in said] == ["info", "info"]
+    assert said[0][1].startswith("Red R1 is observed: up to 6 inches.")
+    said.clear()
+    session.process(None, 0.3)  # a hand over the field: nothing is read
+    assert said == []
+    for i in range(3):
+        session.process(None, 0.4 + 0.1 * i)
+    assert said[0][0] == "illegal" and "1.50\" too far" in said[0][1]
+
+
+def test_outdoor_command_on_a_rendered_photo(cli, tmp_path):
+    import cv2
+
+    from vision.render import CameraRanges, Renderer, RenderOptions
+
+    r = Renderer("the-game", seed=404, options=RenderOptions(size=(1280, 720), hands=0.0,
+                                                            camera=CameraRanges(elevation=(60.0, 80.0))))
+    sampled = r.sampler.sample(0)
+    rng = np.random.default_rng([404, 0])
+    frame = r.render_state(sampled.game, sampled.state, r.new_view(rng, r.adapter[0](sampled.game, sampled.state)),
+                           rng=rng, source=sampled)
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "a.png"), frame.image)
+    (shots / "a.json").write_text(json.dumps(frame.truth))
+    result = cli("outdoor", "--images", str(shots), "--labels", "--no-window", "--out", str(tmp_path / "out"),
+                 "--audio", "none", "--window", "0.2")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    pieces = [p for p in frame.truth["pieces"] if p.get("in_labels") and not p.get("held")]
+    assert not any("No field" in line for line in lines)
+    assert sum(1 for line in lines if " is observed" in line or " is unobserved" in line) == len(pieces)
+    assert len(list((tmp_path / "out").glob("frame-*.jpg"))) == 5
+
+
+def test_outdoor_command_bad_input(cli, tmp_path):
+    result = cli("outdoor", "--camera", "0", "--labels", "--no-window", "--out", str(tmp_path))
+    assert result.code == 2 and "--labels" in result.error_line()
+    result = cli("outdoor", "--images", str(tmp_path), "--no-window")
+    assert result.code == 2 and "--out" in result.error_line()

@@ -1,0 +1,175 @@
+"""``tabletop outdoor (--camera N | --url U | --video F | --images DIR)``: the outdoor assistant live.
+
+Only :mod:`argparse` is imported until the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop.errors import InputError
+
+__all__ = ["add_outdoor_parser", "run_outdoor"]
+
+
+def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFormatter], exit_text: str) -> None:
+    """Register ``outdoor`` on the ``tabletop`` subparsers."""
+    p = commands.add_parser(
+        "outdoor",
+        help="The Game outdoors: who observes whom, what each piece may do, distances in inches, live",
+        description=(
+            "Watch a game of The Game on the ground from a phone (--url) or a webcam: find the field\n"
+            "(its corner markers, the scale marker, or --pose), read each piece's place, foot and\n"
+            "facing in inches, and draw on the ground who is observed (green) and who is not\n"
+            "(orange), fields of vision, the 6\" circles, the 12\" arrows to the edge and the 1\"\n"
+            "action rings. Once a position has stood still it announces each piece's options and\n"
+            "judges the moves since the last one. Click two pieces (or points) in the window to\n"
+            "measure between them. docs/outdoor.md."
+        ),
+        formatter_class=formatter,
+        epilog=("examples:\n  tabletop outdoor --url http://192.168.1.20:8080/video --calibration phone.json\n"
+                "  tabletop outdoor --camera 0 --markers scale --marker-size 6in\n"
+                "  tabletop outdoor --images shots/ --no-window --out annotated/ --audio none\n\n"
+                "keys in the window: m mute, q quit.\n\n" + exit_text),
+    )
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--camera", type=int, metavar="N", help="camera index (0: the first webcam)")
+    src.add_argument("--video", metavar="FILE", help="a video file")
+    src.add_argument("--images", metavar="DIR", help="a folder of photos, taken in name order")
+    src.add_argument("--url", metavar="URL", help="an RTSP or HTTP MJPEG stream (phone IP-camera apps)")
+    p.add_argument("--glob", default="*", metavar="PATTERN", help="with --images: which files (default all)")
+    p.add_argument("--pose", metavar="FILE", help="a fixed field pose (JSON from 'tabletop calibrate field')")
+    p.add_argument("--markers", choices=("auto", "corners", "scale"), default="auto",
+                   help="which markers set the field up (default auto)")
+    p.add_argument("--marker-size", metavar="SIZE", help="the printed marker size (mm, or 6in, 15cm)")
+    p.add_argument("--field-size", default="24x24", metavar="WxD", help="the field in inches (default 24x24)")
+    p.add_argument("--calibration", metavar="FILE", help="the camera's calibration (lens distortion, focal length)")
+    p.add_argument("--options", default="{}", metavar="JSON", help="The Game's options as JSON (field of vision...)")
+    p.add_argument("--weights", metavar="FILE", help="detector weights (default: the shipped the-game model)")
+    p.add_argument("--labels", action="store_true", help="with --images: read the pieces from each photo's "
+                   "ground truth JSON beside it (as 'tabletop render' writes) instead of the detector")
+    p.add_argument("--height", type=float, default=0.4, metavar="INCHES", help="the pieces' height (default 0.4)")
+    p.add_argument("--window", dest="window_s", type=float, default=0.6, metavar="S",
+                   help="seconds a position must stand still before it is announced (default 0.6)")
+    p.add_argument("--audio", default="auto", metavar="MODE", help="auto, none or wav:FILE")
+    p.add_argument("--no-window", action="store_true", help="no window: write annotated frames to --out")
+    p.add_argument("--out", metavar="DIR", help="folder for annotated frames")
+    p.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
+    p.set_defaults(run=run_outdoor)
+
+
+def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
+    import numpy as np
+
+    from rules.the_game.options import TheGameOptions
+    from tabletop.live.audio import Audio
+    from tabletop.live.inputs import open_source
+    from tabletop.live.play import has_display
+    from tabletop.outdoor.command import _load_setup
+    from tabletop.outdoor.frame import OutdoorAssistant
+    from tabletop.outdoor.live import OutdoorSession, click_to_measure
+    from tabletop.outdoor.overlay import draw_field
+    from tabletop.outdoor.readings import ReadingConfig
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    if args.audio not in ("auto", "none") and not (args.audio.startswith("wav:") and len(args.audio) > 4):
+        raise InputError("--audio", f"expected auto, none or wav:FILE, got {args.audio!r}")
+    if args.no_window and not args.out:
+        raise InputError("--out", "--no-window needs --out DIR for the annotated frames")
+    if args.labels and not args.images:
+        raise InputError("--labels", "reads the ground truth beside each photo: use it with --images")
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as err:
+        raise InputError("--options", f"not JSON: {err.msg}") from None
+    setup = _load_setup(args)
+    opts = TheGameOptions.from_json({**options, "field_width": setup.size[0], "field_depth": setup.size[1]})
+    labels: dict[str, Any] = {"current": None}
+    if args.labels:
+        from vision.detections import Detections
+
+        def detect(image: Any) -> Any:
+            return labels["current"] if labels["current"] is not None else Detections.empty()
+    else:
+        from vision.detect import Detector, DetectorError
+
+        try:
+            detect = Detector.load(args.weights or "the-game").detect
+        except DetectorError as err:
+            raise InputError("detector", f"{err} (or give --weights FILE)") from None
+    helper = OutdoorAssistant(setup, detect, opts, ReadingConfig(piece_height=args.height, sides=tuple(opts.sides)),
+                              crop=not args.labels)
+    audio = Audio(args.audio, out=say)
+    session = OutdoorSession(helper, audio.announce, args.window_s)
+    source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
+                         pattern=args.glob)
+    paths = iter(getattr(source, "paths", []))
+    repeat = getattr(source, "repeat", 1)
+    show = not args.no_window and has_display()
+    folder = Path(args.out) if args.out else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    title = "tabletop outdoor"
+    clicker = None
+    n = 0
+    started = time.monotonic()
+    try:
+        for frame, t in source:
+            if args.labels and n % repeat == 0:
+                labels["current"] = _labels_for(next(paths, None))
+            n += 1
+            if frame is None:
+                continue
+            result = session.process(frame, t)
+            if folder is not None or show:
+                import cv2
+
+                fps = n / max(1e-6, time.monotonic() - started)
+                status = f"{fps:.1f} fps | {len(result.readings)} pieces" + (f" | {result.error}" if result.error else "")
+                if result.view is not None and result.report is not None:
+                    measure = clicker.overlay() if clicker is not None else None
+                    img = draw_field(result.image, result.view, result.report, measure=measure, status=status)
+                else:
+                    img = np.ascontiguousarray(frame).copy()
+                    cv2.putText(img, status[:150], (6, img.shape[0] - 7), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                                (255, 255, 255), 1, cv2.LINE_AA)
+                if folder is not None:
+                    cv2.imwrite(str(folder / f"frame-{n:05d}.jpg"), img)
+                if show:
+                    cv2.imshow(title, img)
+                    if clicker is None:
+                        clicker = click_to_measure(title, lambda: session.last, lambda text: audio.announce(text, "info"))
+                    key = cv2.waitKey(1) & 0xFF
+                    if key == ord("q"):
+                        break
+                    if key == ord("m"):
+                        say("muted" if audio.toggle_mute() else "sound on")
+            if args.max_frames and n >= args.max_frames:
+                break
+    finally:
+        audio.close()
+    say(f"{n} frames")
+    return 0
+
+
+def _labels_for(path: Path | None) -> Any:
+    """The detections a photo's ground truth JSON (beside it) gives, or none."""
+    from tabletop.outdoor.truth import detections_from_truth
+    from vision.detections import Detections
+
+    if path is None:
+        return Detections.empty()
+    truth_path = Path(path).with_suffix(".json")
+    try:
+        truth = json.loads(truth_path.read_text())
+    except (OSError, ValueError):
+        return Detections.empty()
+    return detections_from_truth(truth)

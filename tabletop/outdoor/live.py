@@ -1,0 +1,119 @@
+"""The outdoor assistant on a live stream: settled positions announced, moves judged, clicks measured.
+
+:class:`OutdoorSession` is fed frames; each goes through :class:`OutdoorAssistant`. A
+position counts once it has stood still (every piece within half an inch and 20 degrees of
+where it was) for ``window_s`` seconds with no hand over the field; then the session says
+what changed since the last settled position (:func:`tabletop.outdoor.assistant.compare`:
+moves judged, pieces gone off the field) and what each piece may do now (only the pieces
+whose advice changed), and when a side has no piece left or the field is empty. Sentences go
+to ``say`` (an :class:`tabletop.live.audio.Audio`'s ``announce``, or ``print``).
+
+:func:`click_to_measure` gives any OpenCV window (``tabletop outdoor``'s own, or ``tabletop
+play``'s) two-click measuring through :class:`~tabletop.outdoor.measure.ClickMeasure`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from tabletop.outdoor.assistant import FieldReport, compare
+from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
+from tabletop.outdoor.measure import ClickMeasure
+
+__all__ = ["OutdoorSession", "click_to_measure", "position_key"]
+
+
+def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], ...]:
+    """The pieces as (side, x, y, facing), for telling a still position from a moving one."""
+    return tuple(sorted((r.side, r.centre.x, r.centre.y, r.facing) for r in report.readings))
+
+
+def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0) -> bool:
+    if len(a) != len(b):
+        return False
+    for p in a:
+        if not any(q[0] == p[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
+                   and abs((q[3] - p[3] + 180) % 360 - 180) <= degrees for q in b):
+            return False
+    return True
+
+
+class OutdoorSession:
+    """Frames in, announcements out. ``window_s``: how long a position must stand still."""
+
+    def __init__(self, assistant: OutdoorAssistant, say: Callable[[str, str], None],
+                 window_s: float = 0.6) -> None:
+        self.assistant = assistant
+        self.say = say
+        self.window_s = window_s
+        self.settled: FieldReport | None = None
+        self.said: dict[str, str] = {}
+        self._key: tuple | None = None
+        self._since: float | None = None
+        self.last: OutdoorFrame | None = None
+        self.missing_field = False
+
+    def process(self, frame: Any, t: float) -> OutdoorFrame:
+        result = self.assistant.process(frame)
+        self.last = result
+        if result.report is None:
+            if not self.missing_field:
+                self.say(f"No field: {result.error}", "info")
+                self.missing_field = True
+            self._since = None
+            return result
+        if self.missing_field:
+            self.say("Field found.", "info")
+            self.missing_field = False
+        if result.hands:
+            self._since = None
+            return result
+        key = position_key(result.report)
+        if self._key is None or not _same(key, self._key):
+            self._key, self._since = key, t
+            return result
+        if self._since is not None and t - self._since >= self.window_s:
+            self._since = None
+            if self.settled is None or not _same(key, position_key(self.settled)):
+                self._settle(result.report)
+        return result
+
+    def _settle(self, report: FieldReport) -> None:
+        if self.settled is not None:
+            for text in compare(self.settled, report):
+                self.say(text, "illegal" if "too far" in text or "must" in text else "legal")
+        sides = {r.side for r in report.readings}
+        if self.settled is not None:
+            before = {r.side for r in self.settled.readings}
+            for side in sorted(before - sides):
+                if sides:
+                    self.say(f"{side.capitalize()} has no piece left standing: split the survivors.", "info")
+            if before and not sides:
+                self.say("No piece is left on the field: the sequence is over. Set up the next one.", "info")
+        now = {r.id: report.advice[r.id].sentence() for r in report.readings}
+        for pid, text in now.items():
+            if self.said.get(pid) != text:
+                self.say(text, "info")
+        self.said = now
+        self.settled = report
+
+
+def click_to_measure(window: str, session_or_frame: Callable[[], OutdoorFrame | None],
+                     say: Callable[[str], None]) -> ClickMeasure:
+    """Two clicks in the OpenCV ``window`` measure between pieces or points of the latest
+    frame (``session_or_frame()`` returns it); the distance is said with ``say``. The window
+    must exist (``cv2.namedWindow``)."""
+    import cv2
+
+    cm = ClickMeasure(on_result=lambda m: say(m.text))
+
+    def mouse(event: int, x: int, y: int, flags: int = 0, param: Any = None) -> None:
+        latest = session_or_frame()
+        if latest is not None:
+            cm.update(latest.view, latest.report)
+        cm.mouse(event, x, y, flags, param)
+
+    cv2.setMouseCallback(window, mouse)
+    return cm
