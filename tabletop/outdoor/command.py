@@ -69,7 +69,7 @@ def _load_setup(args: argparse.Namespace) -> Any:
             raise InputError("--pose", f"not JSON: {err.msg}") from None
         except UnicodeDecodeError:
             raise InputError("--pose", "not JSON: not even text") from None
-    return FieldSetup(size, args.markers, marker_mm, calibration, pose)
+    return FieldSetup(size, args.markers, marker_mm, calibration, pose, track=bool(getattr(args, "track", False)))
 
 
 def _detector(args: argparse.Namespace) -> Callable[[Any], Any]:

@@ -58,6 +58,9 @@ class OutdoorSession:
     def process(self, frame: Any, t: float) -> OutdoorFrame:
         result = self.assistant.process(frame)
         self.last = result
+        events = getattr(self.assistant.setup, "events", None) if hasattr(self.assistant, "setup") else None
+        while events:
+            self.say(events.pop(0).capitalize() + ".", "info")
         if result.report is None:
             if not self.missing_field:
                 self.say(f"No field: {result.error}", "info")

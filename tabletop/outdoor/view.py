@@ -183,17 +183,21 @@ class FieldSetup:
     """How the field is found in a frame: ``size`` in inches, the markers (``markers``:
     ``auto``, ``corners`` or ``scale``; ``marker_mm`` their printed size), a camera
     ``calibration`` (a :class:`calibration.camera.CameraCalibration`) and a fixed ``pose``
-    (a :class:`BoardPose` from ``tabletop calibrate field``) instead of the markers."""
+    (a :class:`BoardPose` from ``tabletop calibrate field``) instead of the markers; ``track``:
+    keep the pose through a stream while markers are hidden (a live camera held still)."""
 
     size: tuple[float, float] = (24.0, 24.0)
     markers: str = "auto"
     marker_mm: float | None = None
     calibration: Any = None
     pose: BoardPose | None = None
+    track: bool = False
+    events: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.markers not in ("auto", "corners", "scale"):
             raise CalibrationError(f"unknown marker set-up {self.markers!r} (use auto, corners or scale)")
+        self._tracker: Any = None
 
     def undistort(self, frame: np.ndarray) -> np.ndarray:
         if self.calibration is None:
@@ -215,8 +219,29 @@ class FieldSetup:
         k = self.camera_matrix(size)
         if self.pose is not None:
             return image, FieldView.from_pose(self.pose, size, k, ("fixed pose",))
+        if self.track:
+            return image, FieldView.from_pose(self._tracked(image), size, k, ("tracked",))
         fit = self._fit(image)
         return image, FieldView.from_pose(fit.pose, size, k, tuple(fit.notes))
+
+    def _tracked(self, image: np.ndarray) -> BoardPose:
+        """The pose kept through a stream (:class:`calibration.tracker.PoseTracker`): a hand
+        over a marker, or a marker out of the frame for a while, keeps the last pose. The
+        tracker's sentences go to :attr:`events`."""
+        if self._tracker is None:
+            from calibration.markers import field_spec, scale_marker_spec
+            from calibration.tracker import PoseTracker
+
+            spec = scale_marker_spec(*self.size) if self.markers == "scale" else field_spec(*self.size)
+            if self.marker_mm is not None:
+                spec = spec.with_marker_mm(self.marker_mm)
+            camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
+            self._tracker = PoseTracker(spec, camera=camera)
+        update = self._tracker.update(image)
+        self.events.extend(e.text for e in update.events)
+        if update.pose is None:
+            raise CalibrationError(update.problem or "no field yet: are the markers in view?")
+        return update.pose
 
     def _fit(self, image: np.ndarray) -> Any:
         from calibration.field import fit_field

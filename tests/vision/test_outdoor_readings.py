@@ -161,3 +161,14 @@ def test_the_overlay_draws_on_a_copy(rendered):
     drawn = draw_field(image, view, report, status="test")
     assert np.array_equal(image, before)
     assert drawn.shape == image.shape and not np.array_equal(drawn, image)
+
+
+def test_a_tracked_field_is_kept_while_the_markers_are_hidden(rendered):
+    _, image, _ = rendered[0]
+    setup = FieldSetup(track=True)
+    _, first = setup.locate(image)
+    assert setup.events and "calibrated" in setup.events[0]
+    _, kept = setup.locate(np.full_like(image, 128))  # every marker hidden
+    assert np.allclose(kept.pose.board_to_image, first.pose.board_to_image)
+    with pytest.raises(CalibrationError):
+        FieldSetup().locate(np.full_like(image, 128))
