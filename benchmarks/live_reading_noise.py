@@ -104,7 +104,11 @@ def run(game: str, level: tuple[float, float, float, float], seed: int, per_fram
             pipe.locate = lambda _f, v=view: v
             pipe.process(truth, t)
             t += 0.1
-    codes = [r.verdict.code for r in pipe.readings if r.kind in ("legal", "illegal")]
+    codes = []  # the verdicts read, a reading repeated in a row (the same position voted again) once
+    for r in pipe.readings:
+        if r.kind in ("legal", "illegal") and (not codes or codes[-1] != (r.verdict.code, str(r.action_json))):
+            codes.append((r.verdict.code, str(r.action_json)))
+    codes = [c for c, _ in codes]
     said = [k for k, text in pipe.announced if k in ("legal", "illegal") or text.startswith("Cannot")]
     want = [mv["verdict"]["code"] for mv in m["moves"]]
     return codes == want and len(said) == len(m["moves"]) + sum(len(mv["before"]) for mv in m["moves"])

@@ -226,7 +226,7 @@ class LivePipeline:
         if reading.kind == "wait":  # part of the board hidden (a hand the detector missed)
             return
         if reading.kind == "none":
-            if self.last_flagged is not None:
+            if self.last_flagged is not None and self._put_back(seen):
                 self.last_flagged = None
                 self._announce(result, "Back to the last legal position.", "info")
             return
@@ -240,6 +240,14 @@ class LivePipeline:
         self._play(reading, seen, result)
         if reading.kind == "legal" and self.state is not state0:
             self._read_second(base0, reading, seen, result)
+
+    def _put_back(self, seen: SeenBoard) -> bool:
+        """Whether the piece of the last illegal move is seen back where it came from (and no
+        longer where it went), not merely a flicker of the detector."""
+        last = self.last_move
+        if last is None or last.kind != "illegal" or self.game.name == "the-game" or last.frm is None:
+            return True
+        return bool(seen.at(str(last.frm))) and not (seen.at(str(last.to)) and not self.base.at(str(last.to)))
 
     def _flag(self, reading: Reading, result: FrameResult) -> None:
         """Announce an illegal reading (once: the same reading again is not repeated)."""

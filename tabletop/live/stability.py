@@ -25,6 +25,8 @@ __all__ = ["Stability", "vote"]
 #: How many cells (or The Game's pieces) may differ from the window's vote and still count as
 #: the same still position (one box missed or doubled in a frame).
 FLICKER_CELLS = 1
+#: What a cell where fewer pieces are seen than the vote holds counts for.
+MISSED = 0.5
 
 
 class Stability:
@@ -89,10 +91,11 @@ class Stability:
         return board
 
 
-def _differ(a: Any, b: Any) -> int:
-    """How many cells hold another number of pieces in one board than in the other, the dice
-    counting as one cell; a class read otherwise is no motion (The Game: how many pieces of
-    one have no piece within half an inch in the other)."""
+def _differ(a: Any, b: Any) -> float:
+    """How many cells of ``b`` hold more pieces than in ``a``, plus :data:`MISSED` for each
+    holding fewer (a weak detector misses far more than it invents), the dice counting as one
+    cell; a class read otherwise is no motion (The Game: how many pieces of one have no piece
+    within half an inch in the other)."""
     dice = int(tuple(a.dice) != tuple(b.dice))
     if a.game == "the-game":
         def unmatched(x: Any, y: Any) -> int:
@@ -101,7 +104,7 @@ def _differ(a: Any, b: Any) -> int:
         return max(unmatched(a, b), unmatched(b, a)) + dice
     na = Counter(p.cell for p in a.pieces if p.cell is not None)
     nb = Counter(p.cell for p in b.pieces if p.cell is not None)
-    return sum(1 for c in set(na) | set(nb) if na[c] != nb[c]) + dice
+    return sum(1.0 if nb[c] > na[c] else MISSED for c in set(na) | set(nb) if na[c] != nb[c]) + dice
 
 
 def vote(frames: list[Any]) -> Any:
