@@ -95,6 +95,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--weights", default=None)
     ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
+    ap.add_argument("--jitter", type=lambda v: tuple(float(x) for x in v.split(",")), default=None,
+                    metavar="BOX,DOT", help="with --truth-boxes: Gaussian noise (pixels) on box edges and dots")
     ap.add_argument("--no-calibration", action="store_true", help="no lens calibration: focal length estimated")
     ap.add_argument("--height", type=float, default=0.4, help="the pieces' height assumed (inches)")
     ap.add_argument("--height-ratio", type=float, default=None,
@@ -129,7 +131,9 @@ def main() -> int:
         rendered += 1
         t = out.truth
         setup = FieldSetup(calibration=None if args.no_calibration else truth_calibration(t))
-        truth_det = detections_from_truth(t)
+        jitter = np.random.default_rng([args.seed, 11, i]) if args.jitter else None
+        box_px, dot_px = args.jitter or (0.0, 0.0)
+        truth_det = detections_from_truth(t, jitter, box_px, dot_px)
         detect = detector.detect if detector is not None else (lambda image, d=truth_det: d)
         helper = OutdoorAssistant(setup, detect, opts, config, crop=not args.no_crop and detector is not None)
         helper.process(out.image)  # a live stream makes the lens maps once: time the second pass
@@ -185,6 +189,8 @@ def main() -> int:
                 assert qa is not None and qb is not None
                 centres.append(abs(pa.at.distance(pb.at) - qa.centre.distance(qb.centre)))
     source = "labelled boxes and dots (no detector)" if detector is None else f"detector {weights}"
+    if detector is None and args.jitter:
+        source += f", jittered by {args.jitter[0]:g} px (edges) and {args.jitter[1]:g} px (dots)"
     print(f"The Game outdoors: {found} frames measured of {rendered} rendered (field not found in {no_field}),"
           f" 1280x720, seed {args.seed}, {source}, "
           f"{'no calibration (focal length estimated)' if args.no_calibration else 'lens calibration given'}, "

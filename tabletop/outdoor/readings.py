@@ -33,6 +33,7 @@ import numpy as np
 
 from rules.geometry import FieldPoint
 from rules.the_game.shapes import Footprint
+from tabletop.outdoor.dots import refine_dot
 from tabletop.outdoor.view import FieldView
 
 __all__ = ["PieceReading", "ReadingConfig", "name_pieces", "read_pieces"]
@@ -57,6 +58,7 @@ class ReadingConfig:
     default_footprint: Footprint = field(default_factory=lambda: Footprint.ellipse(1.0, 1.0))
     sides: tuple[str, ...] = ("red", "blue")
     method: str = "box"
+    refine_dots: bool = True
     height_ratio: float | None = None
 
 
@@ -111,7 +113,11 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
         assert side is not None
         dot = None
         if det.keypoints is not None and det.keypoints.shape[1] > 0:
-            d = view.to_field(det.keypoints[i, :1, :2], h)[0]
+            kp = (float(det.keypoints[i, 0, 0]), float(det.keypoints[i, 0, 1]))
+            if config.refine_dots:
+                b = boxes[k]
+                kp = refine_dot(image, kp, side, max(3, int(0.25 * min(b[2] - b[0], b[3] - b[1]))))
+            d = view.to_field([kp], h)[0]
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))
         others = [(boxes[j], centres[j]) for j in range(len(boxes)) if j != k]
