@@ -22,7 +22,7 @@ from tabletop.outdoor.assistant import FieldReport, compare
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
 
-__all__ = ["OutdoorSession", "click_to_measure", "position_key"]
+__all__ = ["OutdoorSession", "averaged", "click_to_measure", "position_key"]
 
 
 def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], ...]:
@@ -54,6 +54,7 @@ class OutdoorSession:
         self._since: float | None = None
         self.last: OutdoorFrame | None = None
         self.missing_field = False
+        self._window: list[FieldReport] = []
 
     def process(self, frame: Any, t: float) -> OutdoorFrame:
         result = self.assistant.process(frame)
@@ -76,11 +77,13 @@ class OutdoorSession:
         key = position_key(result.report)
         if self._key is None or not _same(key, self._key):
             self._key, self._since = key, t
+            self._window = [result.report]
             return result
+        self._window.append(result.report)
         if self._since is not None and t - self._since >= self.window_s:
             self._since = None
             if self.settled is None or not _same(key, position_key(self.settled)):
-                self._settle(result.report)
+                self._settle(averaged(self._window, getattr(self.assistant, "options", None)))
         return result
 
     def _settle(self, report: FieldReport) -> None:
@@ -101,6 +104,36 @@ class OutdoorSession:
                 self.say(text, "info")
         self.said = now
         self.settled = report
+
+
+def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
+    """One report from the frames of a still window: each piece of the last frame with its
+    centre and facing averaged over the frames that show it within half an inch (a
+    detector's boxes jitter from frame to frame; the pieces do not)."""
+    from dataclasses import replace
+
+    from rules.geometry import FieldPoint
+    from tabletop.outdoor.assistant import assess
+
+    last = reports[-1]
+    if len(reports) == 1:
+        return last
+    out = []
+    for r in last.readings:
+        xs, ys, cs, ss = [], [], [], []
+        for rep in reports:
+            near = [q for q in rep.readings if q.side == r.side and q.centre.distance(r.centre) <= 0.5]
+            if near:
+                q = min(near, key=lambda q: q.centre.distance(r.centre))
+                xs.append(q.centre.x)
+                ys.append(q.centre.y)
+                cs.append(math.cos(math.radians(q.facing)))
+                ss.append(math.sin(math.radians(q.facing)))
+        centre = FieldPoint(sum(xs) / len(xs), sum(ys) / len(ys))
+        facing = math.degrees(math.atan2(sum(ss), sum(cs))) % 360.0
+        out.append(replace(r, centre=centre, facing=facing,
+                           outline=r.footprint.outline(centre.x, centre.y, facing)))
+    return assess(out, options if options is not None else last.options)
 
 
 def click_to_measure(window: str, session_or_frame: Callable[[], OutdoorFrame | None],

@@ -239,3 +239,14 @@ def test_outdoor_command_bad_input(cli, tmp_path):
     assert result.code == 2 and "--labels" in result.error_line()
     result = cli("outdoor", "--images", str(tmp_path), "--no-window")
     assert result.code == 2 and "--out" in result.error_line()
+
+
+def test_a_still_window_is_averaged():
+    from tabletop.outdoor.live import averaged
+
+    frames = [assess([reading("R1", 12 + dx, 10, 90 + da), reading("B1", 3, 3, 0)])
+              for dx, da in ((-0.1, -4), (0.1, 4), (0.0, 0))]
+    one = averaged(frames)
+    r1 = one.reading("R1")
+    assert r1.centre.x == pytest.approx(12.0) and r1.facing == pytest.approx(90.0)
+    assert one.reading("B1").centre == FieldPoint(3, 3)
