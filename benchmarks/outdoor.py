@@ -44,6 +44,7 @@ from rules.the_game.options import TheGameOptions
 from rules.the_game.shapes import gap
 from rules.the_game.sight import observation
 from tabletop.outdoor.frame import OutdoorAssistant
+from tabletop.outdoor.live import averaged
 from tabletop.outdoor.overlay import draw_field
 from tabletop.outdoor.readings import ReadingConfig
 from tabletop.outdoor.truth import (
@@ -64,8 +65,10 @@ def _angle(a: float, b: float) -> float:
     return min(d, 360.0 - d)
 
 
-def render_frames(seed: int, size: tuple[int, int]):  # type: ignore[no-untyped-def]
-    """Endless (index, rendered) pairs: whole-field views, 35 to 90 degrees."""
+def render_frames(seed: int, size: tuple[int, int], stream: int = 1):  # type: ignore[no-untyped-def]
+    """Endless (index, rendered) pairs: whole-field views, 35 to 90 degrees. With ``stream``
+    above 1, each index gives a list of that many frames of one still position seen from one
+    camera, with no hand and fresh sensor noise in each (a still window of a live stream)."""
     from vision.render import CameraRanges, Renderer, RenderOptions
 
     r = Renderer("the-game", seed=seed, options=RenderOptions(size=size, hands=0.3,
@@ -76,7 +79,11 @@ def render_frames(seed: int, size: tuple[int, int]):  # type: ignore[no-untyped-
         rng = np.random.default_rng([seed, 7, i])
         layout = r.adapter[0](sampled.game, sampled.state)  # type: ignore[index]
         view = r.new_view(rng, layout)
-        yield i, r.render_state(sampled.game, sampled.state, view, rng=rng, source=sampled)
+        if stream <= 1:
+            yield i, r.render_state(sampled.game, sampled.state, view, rng=rng, source=sampled)
+        else:
+            yield i, [r.render_state(sampled.game, sampled.state, view, hands=[], rng=np.random.default_rng([seed, 8, i, k]),
+                                     source=sampled) for k in range(stream)]
         i += 1
 
 
@@ -101,6 +108,8 @@ def main() -> int:
     ap.add_argument("--height", type=float, default=0.4, help="the pieces' height assumed (inches)")
     ap.add_argument("--height-ratio", type=float, default=None,
                     help="take each piece's height as this share of its width (a second fit)")
+    ap.add_argument("--stream", type=int, default=1, metavar="K",
+                    help="score the average of K frames of each still position (fresh sensor noise, no hands)")
     ap.add_argument("--no-crop", action="store_true", help="run the detector on the whole frame")
     args = ap.parse_args()
     if args.seed == 1:
@@ -125,10 +134,12 @@ def main() -> int:
     stage: dict[str, list[float]] = {}
     no_field = 0
     rendered = 0
-    for i, out in render_frames(args.seed, (1280, 720)):
+    for i, item in render_frames(args.seed, (1280, 720), args.stream):
         if found >= args.frames or rendered >= 3 * args.frames:
             break
         rendered += 1
+        shots = item if isinstance(item, list) else [item]
+        out = shots[0]
         t = out.truth
         setup = FieldSetup(calibration=None if args.no_calibration else truth_calibration(t))
         jitter = np.random.default_rng([args.seed, 11, i]) if args.jitter else None
@@ -145,6 +156,17 @@ def main() -> int:
             continue
         draw_field(res.image, res.view, res.report)
         t2 = time.perf_counter()
+        if len(shots) > 1:  # a still window: its frames' readings averaged
+            reports = [res.report]
+            for shot in shots[1:]:
+                if detector is None:
+                    found_here = detections_from_truth(shot.truth, jitter, box_px, dot_px)
+                    helper.detect = lambda image, d=found_here: d
+                more = helper.process(shot.image)
+                if more.report is not None:
+                    reports.append(more.report)
+            res.report = averaged(reports, opts)
+            res.readings = list(res.report.readings)
         found += 1
         run_ms.append(1000 * (t1 - t0))
         draw_ms.append(1000 * (t2 - t1))
@@ -189,6 +211,8 @@ def main() -> int:
                 assert qa is not None and qb is not None
                 centres.append(abs(pa.at.distance(pb.at) - qa.centre.distance(qb.centre)))
     source = "labelled boxes and dots (no detector)" if detector is None else f"detector {weights}"
+    if args.stream > 1:
+        source += f", each position the average of a still window of {args.stream} frames"
     if detector is None and args.jitter:
         source += f", jittered by {args.jitter[0]:g} px (edges) and {args.jitter[1]:g} px (dots)"
     print(f"The Game outdoors: {found} frames measured of {rendered} rendered (field not found in {no_field}),"

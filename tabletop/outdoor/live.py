@@ -108,11 +108,12 @@ class OutdoorSession:
 
 def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
     """One report from the frames of a still window: each piece of the last frame with its
-    centre and facing averaged over the frames that show it within half an inch (a
-    detector's boxes jitter from frame to frame; the pieces do not)."""
+    centre, facing and foot's size averaged over the frames that show it within half an
+    inch (a detector's boxes jitter from frame to frame; the pieces do not)."""
     from dataclasses import replace
 
     from rules.geometry import FieldPoint
+    from rules.the_game.shapes import Footprint, Shape
     from tabletop.outdoor.assistant import assess
 
     last = reports[-1]
@@ -120,7 +121,7 @@ def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
         return last
     out = []
     for r in last.readings:
-        xs, ys, cs, ss = [], [], [], []
+        xs, ys, cs, ss, sizes = [], [], [], [], []
         for rep in reports:
             near = [q for q in rep.readings if q.side == r.side and q.centre.distance(r.centre) <= 0.5]
             if near:
@@ -129,10 +130,15 @@ def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
                 ys.append(q.centre.y)
                 cs.append(math.cos(math.radians(q.facing)))
                 ss.append(math.sin(math.radians(q.facing)))
+                if q.footprint.shape is Shape.ELLIPSE:
+                    sizes.append((q.footprint.length, q.footprint.width))
         centre = FieldPoint(sum(xs) / len(xs), sum(ys) / len(ys))
         facing = math.degrees(math.atan2(sum(ss), sum(cs))) % 360.0
-        out.append(replace(r, centre=centre, facing=facing,
-                           outline=r.footprint.outline(centre.x, centre.y, facing)))
+        foot = r.footprint
+        if foot.shape is Shape.ELLIPSE and sizes:
+            foot = Footprint.ellipse(sum(a for a, _ in sizes) / len(sizes), sum(b for _, b in sizes) / len(sizes))
+        out.append(replace(r, centre=centre, facing=facing, footprint=foot,
+                           outline=foot.outline(centre.x, centre.y, facing)))
     return assess(out, options if options is not None else last.options)
 
 

@@ -67,7 +67,8 @@ class PieceReading:
     """One piece as read: ``id`` (``R1``, ``B2``: side initial and number), ``side``,
     ``centre`` and ``dot`` in field inches, ``facing`` in degrees (counter-clockwise from the
     field's +x), ``footprint`` in the piece's frame, the detection's ``box`` and
-    ``confidence``, and ``method``: ``footprint`` (read from the ground) or ``box``."""
+    ``confidence``, and ``method``: ``fit`` (the prism that casts the box), ``ground`` (told
+    from the ground by colour) or ``box`` (the box centre and the default footprint)."""
 
     id: str
     side: str
@@ -77,7 +78,7 @@ class PieceReading:
     box: tuple[float, float, float, float]
     confidence: float
     dot: FieldPoint | None = None
-    method: str = "footprint"
+    method: str = "fit"
     outline: tuple[tuple[float, float], ...] = ()  # the foot on the field (inches)
 
     def to_json(self) -> dict[str, Any]:
@@ -120,15 +121,20 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
             d = view.to_field([kp], h)[0]
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))
+        fit = _fitted(view, boxes[k], centres[k], dot, config) if config.method == "box" else None
+        if fit is not None:  # the prism that casts the box: an ellipse along the facing
+            x, y, length, width, facing = fit
+            at = FieldPoint(x, y)
+            footprint = Footprint.ellipse(length, width)
+            reading = PieceReading("", side, at, facing, footprint, tuple(float(v) for v in boxes[k]),  # type: ignore[arg-type]
+                                   float(det.confidence[i]), dot, "fit", footprint.outline(x, y, facing))
+            out.append((side, reading))
+            continue
         others = [(boxes[j], centres[j]) for j in range(len(boxes)) if j != k]
-        foot = None
-        if config.method == "box":
-            foot = _fitted(view, boxes[k], centres[k], dot, config)
-        if foot is None:
-            foot = _foot(image, view, boxes[k], centres[k], others, config)
+        foot = _foot(image, view, boxes[k], centres[k], others, config)
         if foot is not None:
             centre, hull, axis, elongation = foot
-            method = "footprint"
+            method = "ground"
         else:
             centre, hull, axis, elongation, method = centres[k], None, None, 1.0, "box"
         facing = _facing(centre, dot, axis, elongation, config.axis_ratio)
@@ -256,8 +262,9 @@ def _foot(image: np.ndarray, view: FieldView, box: np.ndarray, rough: np.ndarray
 
 
 def _fitted(view: FieldView, box: np.ndarray, rough: np.ndarray, dot: FieldPoint | None,
-            config: ReadingConfig) -> tuple[np.ndarray, np.ndarray, float, float] | None:
-    """The foot of the prism that casts the box (:func:`tabletop.outdoor.boxfit.fit_box`)."""
+            config: ReadingConfig) -> tuple[float, float, float, float, float] | None:
+    """``(x, y, length, width, facing degrees)`` of the prism that casts the box
+    (:func:`tabletop.outdoor.boxfit.fit_box`), or ``None`` when none fits it."""
     from tabletop.outdoor.boxfit import fit_box
 
     probe = view.to_image(np.array([[rough[0], rough[1]], [rough[0] + 1.0, rough[1]], [rough[0], rough[1] + 1.0]]))
@@ -268,18 +275,12 @@ def _fitted(view: FieldView, box: np.ndarray, rough: np.ndarray, dot: FieldPoint
     p, misfit = fit_box(view, box, d, config.piece_height, np.array([rough[0], rough[1], size, size, facing]))
     if config.height_ratio is not None:  # a second fit with the height its width suggests
         height = min(max(config.height_ratio * min(p[2], p[3]), 0.05), 1.5)
-        if dot is not None:
+        if d is not None:
             d = view.to_field(view.to_image([d], config.piece_height), height)[0]
         p, misfit = fit_box(view, box, d, height, p)
     if not np.all(np.isfinite(p)) or misfit > 0.25 * ppi + 3.0:
         return None
-    t = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-    c, s = math.cos(p[4]), math.sin(p[4])
-    u, v = np.cos(t) * p[2] / 2, np.sin(t) * p[3] / 2
-    hull = np.c_[p[0] + u * c - v * s, p[1] + u * s + v * c]
-    elongation = max(p[2], p[3]) / max(min(p[2], p[3]), 1e-6)
-    axis = math.degrees(p[4]) if p[2] >= p[3] else math.degrees(p[4]) + 90.0
-    return np.array([p[0], p[1]]), hull, axis, elongation
+    return float(p[0]), float(p[1]), float(p[2]), float(p[3]), math.degrees(p[4]) % 360.0
 
 
 def _to_patch(m: np.ndarray, p: np.ndarray) -> np.ndarray:
