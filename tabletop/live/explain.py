@@ -37,6 +37,7 @@ COSTS = {
     "other_side": 1.0,     # what arrived looks like another side's piece
     "illegal": 1.0,        # how much a legal reading is preferred to an illegal one
     "margin": 0.5,         # how much better than "nothing changed" a move must explain the board
+    "second_margin": 1.5,  # the same for a second move in one position: clearly left and arrived
     "occluded": 3,         # this many engine pieces seen before, close together, gone at once: a hand
 }
 #: How far a hand reaches over the board, in cells (the typical distance between neighbouring
@@ -116,8 +117,14 @@ class Scene:
         return set(self.before) | set(self.after) | set(self.engine)
 
     def grew(self, cell: Any) -> Counter[str]:
-        """Classes seen at ``cell`` now more often than before (what arrived)."""
+        """Classes seen at ``cell`` now more often than before."""
         return self.after.get(cell, Counter()) - self.before.get(cell, Counter())
+
+    def arrived(self, cell: Any) -> Counter[str]:
+        """What is seen at ``cell`` beyond what was seen there and what the engine has there
+        (a piece missed at the last position and seen again has not arrived)."""
+        known = self.before.get(cell, Counter()) | Counter(self.classes.get(p, "") for p in self.engine.get(cell, []))
+        return self.after.get(cell, Counter()) - known
 
     def shrank(self, cell: Any) -> Counter[str]:
         return self.before.get(cell, Counter()) - self.after.get(cell, Counter())
@@ -140,7 +147,7 @@ class Scene:
 
     def arrivals(self) -> list[Any]:
         """Cells where something new is seen."""
-        return sorted((c for c in self.after if self.grew(c)), key=str)
+        return sorted((c for c in self.after if self.arrived(c)), key=str)
 
     # -- costs ------------------------------------------------------------------------------------
     def _cell(self, cell: Any, expect: bool) -> float:
@@ -176,12 +183,9 @@ class Scene:
         return cost
 
     def _arrived(self, to: Any, mover: str | None) -> float:
-        new = self.grew(to)
+        new = self.arrived(to)
         if not new:
-            if self.after.get(to) and not self.before.get(to) and not self.engine.get(to):
-                new = self.after[to]
-            else:
-                return COSTS["not_arrived"]
+            return COSTS["not_arrived"]
         if mover is None or new[mover]:
             return 0.0
         if any(side_of(c) == side_of(mover) for c in new):

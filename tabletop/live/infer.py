@@ -130,10 +130,12 @@ def _same_cell(game: str, a: Any, b: Any, tol: float = 0.6) -> bool:
 
 # -- the reading ---------------------------------------------------------------------------------
 
-def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
+def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard,
+          margin: float | None = None) -> Reading:
     """The action that turned ``before`` (the seen board of the engine's position ``state``)
     into ``after``. Grid games: the candidate that best explains ``after``
-    (:mod:`tabletop.live.explain`); The Game: points matched by distance."""
+    (:mod:`tabletop.live.explain`), by at least ``margin`` better than "nothing changed"
+    (default ``COSTS["margin"]``); The Game: points matched by distance."""
     if CHANCE in game.to_move(state):  # dice thrown, or a coin turned over
         roll = _read_roll(game, state, before, after) if tuple(before.dice) != tuple(after.dice) or \
             before.key() != after.key() else None
@@ -141,10 +143,11 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
             return roll
     if game.name == "the-game":
         return _infer_points(game, state, before, after)
-    return _infer_cells(game, state, before, after)
+    return _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
 
 
-def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
+def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard,
+                 margin: float) -> Reading:
     name = game.name
     sj = game.state_to_json(state)
     where = dict(locations(name, sj))
@@ -176,7 +179,7 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
     best: Reading | None = None
     tried: list[dict[str, Any]] = []
     for cost, _, piece, frm, to, a in sorted(candidates, key=lambda x: (x[0], x[1])):
-        if cost > nothing - COSTS["margin"] or (best is not None and len(tried) >= 4):
+        if cost > nothing - margin or (best is not None and len(tried) >= 4):
             break
         note = _class_note(scene, piece, to)
         if a is not None:
@@ -211,7 +214,7 @@ def _piece(game: str, aj: Mapping[str, Any]) -> Any:
 
 def _class_note(scene: Scene, piece: Any, to: Any) -> str:
     mover = scene.classes.get(piece)
-    new = scene.grew(to) or scene.after.get(to, Counter())
+    new = scene.arrived(to) or scene.after.get(to, Counter())
     if mover is None or not new or new[mover]:
         return ""
     looks = min(new)

@@ -19,6 +19,7 @@ import numpy as np
 from rules.core import GameRules
 from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
+from tabletop.live.explain import COSTS
 from tabletop.live.infer import Reading, hints, infer, locations
 from vision.detections import Detections
 
@@ -270,7 +271,7 @@ class LivePipeline:
         ends = (first.frm, first.to)
         moved = replace(base0, pieces=tuple(p for p in base0.pieces if p.cell not in ends)
                         + tuple(p for p in seen.pieces if p.cell in ends))
-        second = infer(self.game, self.state, moved, seen)
+        second = infer(self.game, self.state, moved, seen, COSTS["second_margin"])
         if second.kind not in ("legal", "illegal"):
             return
         self.base = moved
