@@ -237,18 +237,20 @@ class FieldSetup:
                 spec = spec.with_marker_mm(self.marker_mm)
             camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
             self._tracker = PoseTracker(spec, camera=camera)
-        update = self._tracker.update(image)
+        from calibration.field import detect_field_markers
+
+        update = self._tracker.update_sighting(detect_field_markers(image))
         self.events.extend(e.text for e in update.events)
         if update.pose is None:
             raise CalibrationError(update.problem or "no field yet: are the markers in view?")
         return update.pose
 
     def _fit(self, image: np.ndarray) -> Any:
-        from calibration.field import fit_field
-        from calibration.markers import detect_markers, field_spec, fit_markers, scale_marker_spec
+        from calibration.field import detect_field_markers, fit_field
+        from calibration.markers import field_spec, fit_markers, scale_marker_spec
 
         camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
-        sighting = detect_markers(image, field_spec().dictionary)
+        sighting = detect_field_markers(image)
         if self.markers == "auto":
             return fit_field(sighting, self.size, self.marker_mm, camera)
         if self.markers == "corners":
