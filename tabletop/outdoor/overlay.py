@@ -41,18 +41,29 @@ def ring(outline: Sequence[tuple[float, float]], distance: float, steps: int = 1
 
 
 def _poly(img: np.ndarray, view: FieldView, pts: np.ndarray, colour: Any, thick: int = 1,
-          closed: bool = True, fill_alpha: float = 0.0) -> None:
+          closed: bool = True, fill_alpha: float = 0.0, fills: dict[float, list[Any]] | None = None) -> None:
+    """Draw a field polygon's outline; with ``fill_alpha``, queue its filling in ``fills``
+    (filled later, all at once per transparency: :func:`_fill`)."""
     import cv2
 
     q = view.to_image(pts)
     if not np.all(np.isfinite(q)) or np.abs(q).max() > 1e5:
         return
     q = np.round(q * 4).astype(np.int32).reshape(-1, 1, 2)
-    if fill_alpha > 0:
-        layer = img.copy()
-        cv2.fillPoly(layer, [q], colour, cv2.LINE_AA, 2)
-        cv2.addWeighted(layer, fill_alpha, img, 1 - fill_alpha, 0, dst=img)
+    if fill_alpha > 0 and fills is not None:
+        fills.setdefault(fill_alpha, []).append((q, colour))
     cv2.polylines(img, [q], closed, colour, thick, cv2.LINE_AA, 2)
+
+
+def _fill(img: np.ndarray, fills: dict[float, list[Any]]) -> None:
+    """The queued fillings, blended in one pass per transparency."""
+    import cv2
+
+    for alpha, polys in fills.items():
+        layer = img.copy()
+        for q, colour in polys:
+            cv2.fillPoly(layer, [q], colour, cv2.LINE_AA, 2)
+        cv2.addWeighted(layer, alpha, img, 1 - alpha, 0, dst=img)
 
 
 def _text(img: np.ndarray, at: np.ndarray, text: str, colour: Any, scale: float = 0.45) -> None:
@@ -77,6 +88,7 @@ def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge
     w, d = report.options.field_width, report.options.field_depth
     _poly(img, view, np.array([[0, 0], [w, 0], [w, d], [0, d]], float), EDGE, 2)
     fov = report.options.field_of_vision
+    fills: dict[float, list[Any]] = {}
     for r in report.readings:
         adv = report.advice.get(r.id)
         if adv is None:
@@ -85,9 +97,17 @@ def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge
         c = np.array([r.centre.x, r.centre.y])
         a = np.radians(np.linspace(r.facing - fov / 2, r.facing + fov / 2, 25))
         fan = np.vstack([c, c + wedge * np.c_[np.cos(a), np.sin(a)]])
-        _poly(img, view, _clip(fan, (w, d)), colour, 1, True, 0.18)
+        _poly(img, view, _clip(fan, (w, d)), colour, 1, True, 0.18, fills)
         outline = np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing))
-        _poly(img, view, outline, colour, 2, True, 0.35)
+        _poly(img, view, outline, colour, 2, True, 0.35, fills)
+    _fill(img, fills)
+    for r in report.readings:
+        adv = report.advice.get(r.id)
+        if adv is None:
+            continue
+        colour = OBSERVED if adv.observed else UNOBSERVED
+        c = np.array([r.centre.x, r.centre.y])
+        outline = np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing))
         _poly(img, view, ring(outline, report.options.action_range), colour, 1)
         if adv.observed:
             t = np.linspace(0, 2 * math.pi, 73)
