@@ -22,7 +22,7 @@ from tabletop.outdoor.assistant import FieldReport, compare
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
 
-__all__ = ["OutdoorSession", "averaged", "click_to_measure", "position_key"]
+__all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
 
 
 def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], ...]:
@@ -159,3 +159,48 @@ def click_to_measure(window: str, session_or_frame: Callable[[], OutdoorFrame | 
 
     cv2.setMouseCallback(window, mouse)
     return cm
+
+
+def play_frame(result: Any, size: tuple[int, int], options: Any = None) -> OutdoorFrame | None:
+    """A ``tabletop play the-game`` frame result (:class:`tabletop.live.pipeline.FrameResult`)
+    as an :class:`OutdoorFrame`: its pose as the field, its seen pieces as readings (the
+    game's default foot), assessed by the rules; ``None`` without a field or pieces."""
+    from rules.geometry import FieldPoint
+    from rules.the_game.options import TheGameOptions
+    from tabletop.outdoor.assistant import assess
+    from tabletop.outdoor.readings import PieceReading, name_pieces
+    from tabletop.outdoor.view import FieldView
+
+    pose = getattr(getattr(getattr(result, "view", None), "geometry", None), "pose", None)
+    seen = getattr(result, "seen", None)
+    if pose is None or seen is None:
+        return None
+    opts = options or TheGameOptions(field_width=pose.size[0], field_depth=pose.size[1])
+    readings = []
+    for p in seen.pieces:
+        side = p.cls.split("-", 1)[0]
+        if side not in opts.sides:
+            continue
+        at = FieldPoint(float(p.point[0]), float(p.point[1]))
+        facing = float(p.facing or 0.0)
+        readings.append(PieceReading("", side, at, facing, opts.footprint, p.box, p.confidence, None, "box",
+                                     opts.footprint.outline(at.x, at.y, facing)))
+    readings = name_pieces(readings, opts.sides)
+    return OutdoorFrame(None, FieldView.from_pose(pose, size), readings, assess(readings, opts))
+
+
+def register_play_window(window: str, pipeline: Any, say: Callable[[str], None]) -> ClickMeasure:
+    """Two-click measuring in ``tabletop play the-game``'s window: the pipeline's frames are
+    watched (its ``process`` is wrapped to keep the latest result) and the distance between
+    the two pieces or points clicked is said."""
+    latest: dict[str, Any] = {}
+    process = pipeline.process
+
+    def watched(frame: Any, t: float | None = None) -> Any:
+        result = process(frame, t)
+        if frame is not None and hasattr(frame, "shape"):
+            latest["frame"] = play_frame(result, (frame.shape[1], frame.shape[0]), getattr(pipeline.game, "options", None))
+        return result
+
+    pipeline.process = watched
+    return click_to_measure(window, lambda: latest.get("frame"), say)

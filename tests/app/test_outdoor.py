@@ -250,3 +250,21 @@ def test_a_still_window_is_averaged():
     r1 = one.reading("R1")
     assert r1.centre.x == pytest.approx(12.0) and r1.facing == pytest.approx(90.0)
     assert one.reading("B1").centre == FieldPoint(3, 3)
+
+
+def test_a_play_frame_becomes_an_outdoor_frame():
+    from types import SimpleNamespace
+
+    from calibration.pose import BoardPose
+    from tabletop.live.board import PoseGeometry, SeenBoard, SeenPiece
+    from tabletop.outdoor.live import play_frame
+
+    pose = BoardPose.from_homography(np.diag([0.05, -0.05, 1.0]) @ np.array([[1, 0, 0], [0, 1, -480], [0, 0, 1.0]]),
+                                     "inch", (24, 24))
+    seen = SeenBoard("the-game", (SeenPiece("red-piece", None, (12.0, 10.0), (0, 0, 5, 5), 0.9, 90.0),
+                                  SeenPiece("blue-piece", None, (12.0, 11.5), (0, 0, 5, 5), 0.8, 270.0)))
+    result = SimpleNamespace(view=SimpleNamespace(geometry=PoseGeometry(pose)), seen=seen)
+    frame = play_frame(result, (640, 480))
+    assert [r.id for r in frame.readings] == ["R1", "B1"]
+    assert frame.report.advice["R1"].observed and frame.report.distance("R1", "B1") == pytest.approx(0.5)
+    assert play_frame(SimpleNamespace(view=None, seen=seen), (640, 480)) is None
