@@ -222,6 +222,9 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     if show:
         try:
             window = Window(f"tabletop play {game.name}")
+            if game.name == "the-game":  # click two pieces (or points) to hear the distance in inches
+                from tabletop.outdoor.live import register_play_window
+                register_play_window(window.title, pipe, lambda text: audio.announce(text, "info"))
         except Exception as err:  # noqa: BLE001 - OpenCV built without a GUI, or the display refuses
             say(f"no window ({type(err).__name__}: {str(err).strip().splitlines()[-1][:120]}); going on without")
     controls = Controls(pipe, audio, tracker, say)
