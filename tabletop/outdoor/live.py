@@ -55,6 +55,7 @@ class OutdoorSession:
         self.last: OutdoorFrame | None = None
         self.missing_field = False
         self._window: list[FieldReport] = []
+        self.sequence = 1
 
     def process(self, frame: Any, t: float) -> OutdoorFrame:
         result = self.assistant.process(frame)
@@ -97,7 +98,13 @@ class OutdoorSession:
                 if sides:
                     self.say(f"{side.capitalize()} has no piece left standing: split the survivors.", "info")
             if before and not sides:
-                self.say("No piece is left on the field: the sequence is over. Set up the next one.", "info")
+                self.sequence += 1
+                total = getattr(getattr(self.assistant, "options", None), "sequences", 7)
+                if self.sequence > total:
+                    self.say(f"No piece is left on the field: sequence {total} is over, and with it the game.", "info")
+                else:
+                    self.say(f"No piece is left on the field: sequence {self.sequence - 1} is over. "
+                             f"Set up sequence {self.sequence}.", "info")
         now = {r.id: report.advice[r.id].sentence() for r in report.readings}
         for pid, text in now.items():
             if self.said.get(pid) != text:

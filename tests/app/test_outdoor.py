@@ -268,3 +268,20 @@ def test_a_play_frame_becomes_an_outdoor_frame():
     assert [r.id for r in frame.readings] == ["R1", "B1"]
     assert frame.report.advice["R1"].observed and frame.report.distance("R1", "B1") == pytest.approx(0.5)
     assert play_frame(SimpleNamespace(view=None, seen=seen), (640, 480)) is None
+
+
+def test_a_session_tells_the_end_of_a_sequence_and_of_the_game():
+    from tabletop.outdoor.live import OutdoorSession
+
+    one = [reading("R1", 12, 6, 90), reading("B1", 12, 9, 270)]
+    said = []
+    stub = _Stub([])
+    stub.options = TheGameOptions(sequences=2)
+    session = OutdoorSession(stub, lambda text, kind: said.append(text), window_s=0.0)
+    for k in range(2):
+        stub.frames += [_frame(one), _frame(one), _frame([]), _frame([])]
+        for i in range(4):
+            session.process(None, 10.0 * k + i)
+    ends = [t for t in said if "No piece is left" in t]
+    assert ends == ["No piece is left on the field: sequence 1 is over. Set up sequence 2.",
+                    "No piece is left on the field: sequence 2 is over, and with it the game."]
