@@ -62,7 +62,8 @@ def _spoil(truth: dict[str, Any], rng: np.random.Generator, level: tuple[float, 
             if others and rng.random() < swap:
                 cls = others[int(rng.integers(len(others)))]
             if others and rng.random() < double:
-                boxes.append([b + 2 for b in p["box"]])
+                w = p["box"][2] - p["box"][0]
+                boxes.append([b + 0.05 * w for b in p["box"]])  # one object, two boxes: nearly the same
                 names.append(others[int(rng.integers(len(others)))])
                 conf.append(0.3)
         boxes.append(p["box"])

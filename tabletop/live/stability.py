@@ -9,7 +9,8 @@
 A weak detector flickers: a box missed in one frame, a class read otherwise in the next. So
 :meth:`Stability.update_board` compares each frame with the vote of the window so far by
 the number of pieces per cell (for The Game, pieces within half an inch; a class read
-otherwise is no motion) and lets one cell differ without restarting the window; the window slides, and the position accepted is its vote: a cell counts as
+otherwise is no motion) and lets one cell differ (one in twenty pieces on a crowded board)
+without restarting the window; the window slides, and the position accepted is its vote: a cell counts as
 occupied when it was seen occupied in at least half the frames, with the reading seen most
 (confidences summed).
 """
@@ -74,7 +75,7 @@ class Stability:
         if self.hand:
             self._since, self._frames = None, []
             return None
-        if self._frames and _differ(vote([f for _, f in self._frames]), seen) > FLICKER_CELLS:
+        if self._frames and _differ(vote([f for _, f in self._frames]), seen) > _flicker(seen):
             self._since, self._frames = None, []  # motion: the window starts again
         if self._since is None:
             self._since = t
@@ -89,6 +90,12 @@ class Stability:
             return None
         self._accepted = key
         return board
+
+
+def _flicker(seen: Any) -> float:
+    """How much one frame of a still board may differ from the window's vote: one cell, or one
+    in twenty of the pieces seen on a crowded board (OneWorld's fifty counters)."""
+    return max(FLICKER_CELLS, len(seen.pieces) / 20)
 
 
 def _differ(a: Any, b: Any) -> float:

@@ -303,8 +303,10 @@ def test_five_counters_of_a_side_in_a_hex_is_an_impossible_position() -> None:
     t = feed(pipe, frames[:1])
     bad = json.loads(json.dumps(frames[0]))
     stone = next(p for p in bad["pieces"] if p["class"] == "borg-stone" and p["in_labels"])
-    for k in range(4):  # four more BORG counters on the same hex
-        bad["pieces"].append(dict(stone, box=[b + k for b in stone["box"]]))
+    x0, y0, x1, y1 = stone["box"]
+    d = 0.2 * (x1 - x0)  # four more BORG counters stacked on the same hex, each a little aside
+    for dx, dy in ((d, 0), (-d, 0), (0, d), (0, -d)):
+        bad["pieces"].append(dict(stone, box=[x0 + dx, y0 + dy, x1 + dx, y1 + dy]))
     feed(pipe, [bad], t)
     kind, text = pipe.announced[-1]
     assert kind == "illegal" and f"5 BORG counters in {stone['cell']} (at most 4)" in text
