@@ -88,9 +88,18 @@ class OutdoorSession:
         return result
 
     def _settle(self, report: FieldReport) -> None:
-        if self.settled is not None:
-            for text in compare(self.settled, report):
+        if self.settled is None:
+            counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
+            self.say(f"Field read: {counts} pieces.", "info")
+        else:
+            said = compare(self.settled, report)
+            for text in said:
                 self.say(text, "illegal" if "too far" in text or "must" in text else "legal")
+            movers = {text.split()[0].lower() for text in said}
+            if len(movers) == 1 and report.readings:  # one side moved: the other is to move
+                other = [s for s in report.options.sides if s not in movers]
+                if other and any(r.side == other[0] for r in report.readings):
+                    self.say(f"{other[0].capitalize()} to move.", "info")
         sides = {r.side for r in report.readings}
         if self.settled is not None:
             before = {r.side for r in self.settled.readings}

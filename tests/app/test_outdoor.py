@@ -199,14 +199,16 @@ def test_a_session_announces_settled_positions_and_judges_moves():
     session = OutdoorSession(_Stub(frames), lambda text, kind: said.append((kind, text)), window_s=0.2)
     for i in range(3):
         session.process(None, 0.1 * i)
-    assert [k for k, _ in said] == ["info", "info"]
-    assert said[0][1].startswith("Red R1 is observed: up to 6 inches.")
+    assert [k for k, _ in said] == ["info", "info", "info"]
+    assert said[0][1] == "Field read: 1 red, 1 blue pieces."
+    assert said[1][1].startswith("Red R1 is observed: up to 6 inches.")
     said.clear()
     session.process(None, 0.3)  # a hand over the field: nothing is read
     assert said == []
     for i in range(3):
         session.process(None, 0.4 + 0.1 * i)
     assert said[0][0] == "illegal" and "1.50\" too far" in said[0][1]
+    assert said[1][1] == "Blue to move."
 
 
 def test_outdoor_command_on_a_rendered_photo(cli, tmp_path):
