@@ -47,7 +47,8 @@ def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: fl
             start: np.ndarray, iterations: int = 15) -> tuple[np.ndarray, float]:
     """``(x, y, length, width, facing radians)`` of the prism that casts ``box``, with the
     front ``dot`` (field inches, at the top) on its axis, from ``start`` (same five numbers);
-    and the RMS misfit in pixels."""
+    and the RMS misfit in pixels. A box edge on the picture's border (a piece cut by the
+    frame) says nothing about the piece and is left out."""
     planes = (view.plane(0.0), view.plane(height))
     p = np.asarray(start, float).copy()
     box = np.asarray(box, float)
@@ -55,8 +56,11 @@ def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: fl
     probe = view.to_image(np.array([[p[0], p[1]], [p[0] + 1.0, p[1]], [p[0], p[1] + 1.0]]))
     ppi = float(max(np.linalg.norm(probe[1] - probe[0]), np.linalg.norm(probe[2] - probe[0]), 1.0))
 
+    w, h = view.size
+    free = np.array([box[0] > 1.0, box[1] > 1.0, box[2] < w - 2.0, box[3] < h - 2.0], float)
+
     def residual(q: np.ndarray) -> np.ndarray:
-        r = prism_box(view, q, height, planes) - box
+        r = (prism_box(view, q, height, planes) - box) * free
         if dot is None:
             return r
         c, s = math.cos(q[4]), math.sin(q[4])
