@@ -17,8 +17,9 @@ twice:
 
 Counted per turn, from the announcements: an illegal move is *flagged* when an illegal
 announcement ("Illegal: ..." or "Impossible position: ...") comes after the hand has left;
-*read right* when the reading is the move played (legal: the engine's action; illegal: the
-piece and the destination); a *false alarm* is an illegal announcement in a legal turn; an
+*read right* when the reading is the move played, as a camera can tell it (the same
+destination, and the same piece or a twin: one of the same class from the same cell); a
+*false alarm* is an illegal announcement in a legal turn; an
 announcement made on a frame where the ground truth has a hand over the board is counted
 apart (the target is none). Latency: stream time from the first frame without a hand to the
 frame that announces, plus that frame's measured ``process()`` time. Frames a second: frames
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -45,7 +45,7 @@ for p in (ROOT, ROOT / "benchmarks"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from turns import NOISE, Turn, TurnRenderer, make_turn
+from turns import NOISE, Turn, TurnRenderer, make_turn, same_on_table
 
 GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds", "the-game")
 TARGETS = {"fps": 15.0, "latency_s": 0.5, "flagged": 0.99, "false_alarms_per_200": 1.0}
@@ -133,18 +133,6 @@ def marker_locate(turn: Turn) -> Any:
 
 # -- one turn ------------------------------------------------------------------------------------------
 
-def _same_move(game: str, played: dict[str, Any], read: dict[str, Any] | None) -> bool:
-    if not read:
-        return False
-    for key in ("piece", "ship", "from"):
-        if key in played and key in read and str(played[key]) != str(read[key]):
-            return False
-    a, b = played.get("to"), read.get("to")
-    if isinstance(a, dict) and isinstance(b, dict):
-        return math.dist((a["x"], a["y"]), (b["x"], b["y"])) <= 0.75
-    return str(a) == str(b)
-
-
 def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, noise: int = NOISE) -> TurnResult:
     """Feed one turn's stream to a fresh pipeline; ``mode`` ``truth`` or ``real`` (with
     ``detector``); ``noise``: sensor noise of each real frame (+-levels, 0: a still picture
@@ -201,12 +189,12 @@ def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, n
             else:
                 out.flagged = True
                 out.read_right = out.read_right or (reading is not None and reading.kind == "illegal"
-                                                    and _same_move(turn.game_name, turn.action, read))
+                                                    and same_on_table(turn.looks, turn.action, read))
         if "legal" in kinds:
             out.legal_announced = True
             if turn.legal:
                 out.read_right = out.read_right or (reading is not None and reading.kind == "legal"
-                                                    and _same_move(turn.game_name, turn.action, read))
+                                                    and same_on_table(turn.looks, turn.action, read))
     return out
 
 

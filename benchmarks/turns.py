@@ -49,6 +49,7 @@ __all__ = [
     "Turn",
     "TurnRenderer",
     "make_turn",
+    "same_on_table",
     "sample_position",
 ]
 
@@ -109,6 +110,12 @@ class Turn:
         return np.clip(img.astype(np.int16) + grain, 0, 255).astype(np.uint8)
 
     @property
+    def looks(self) -> dict[str, tuple[str, str]]:
+        """Piece id -> (class, cell) as the table shows them before the move."""
+        return {str(p["piece"]): (p["class"], json.dumps(p.get("cell"), sort_keys=True))
+                for p in self.truths[0]["pieces"] if p.get("piece") is not None}
+
+    @property
     def first_free(self) -> float:
         """Stream time of the first frame after the hand has left the board for good."""
         last_hand = max(i for i, f in enumerate(self.stream) if f.hand_over_board)
@@ -146,6 +153,26 @@ def sample_position(game_name: str, seed: int, index: int) -> tuple[GameRules[An
 
 def _piece_key(game_name: str, aj: dict[str, Any]) -> Any:
     return aj.get("piece", aj.get("ship", aj.get("from")))
+
+
+def same_on_table(looks: dict[str, tuple[str, str]], a: dict[str, Any], b: dict[str, Any] | None) -> bool:
+    """Whether moves ``a`` and ``b`` (engine JSON) look the same to a camera: the same
+    destination (The Game: within 0.75 inch), and the same piece or one of the same class
+    from the same cell (two Stones of a OneWorld stack)."""
+    if not b:
+        return False
+    ta, tb = a.get("to"), b.get("to")
+    if isinstance(ta, dict) and isinstance(tb, dict):
+        if math.dist((ta["x"], ta["y"]), (tb["x"], tb["y"])) > 0.75:
+            return False
+    elif str(ta) != str(tb):
+        return False
+    if "from" in a and "from" in b and str(a["from"]) != str(b["from"]):
+        return False
+    pa, pb = a.get("piece", a.get("ship")), b.get("piece", b.get("ship"))
+    if pa is None or pb is None or str(pa) == str(pb):
+        return True
+    return str(pa) in looks and looks.get(str(pa)) == looks.get(str(pb))
 
 
 def _illegal_move(game_name: str, game: GameRules[Any, Any], state: Any, legal: list[dict[str, Any]],
@@ -297,6 +324,10 @@ def make_turn(game_name: str, seed: int, index: int, legal: bool, renderer: Turn
             images, truths, moments, order = renderer.draw(game, state, aj, seed * 100_003 + index * 101 + shift)
         except (RuntimeError, RulesError, KeyError, ValueError, StopIteration):
             continue  # no camera shows it, or the moved piece is not drawn alone: another position
+        looks = {str(p["piece"]): (p["class"], json.dumps(p.get("cell"), sort_keys=True))
+                 for p in truths[0]["pieces"] if p.get("piece") is not None}
+        if not legal and any(same_on_table(looks, aj, other) for other in legal_moves):
+            continue  # a legal move of a twin piece looks just the same: not a test of the referee
         stream = [StreamFrame(p, k / FPS, moments[p], hand_over_board(truths[p])) for k, p in enumerate(order)]
         if not any(f.hand_over_board for f in stream):
             continue
