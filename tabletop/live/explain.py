@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["COSTS", "Scene", "piece_classes", "side_of"]
+__all__ = ["COSTS", "Scene", "fixed_pieces", "piece_classes", "side_of"]
 
 #: What each disagreement between a prediction and the seen board costs.
 COSTS = {
@@ -88,6 +88,21 @@ def piece_classes(game: Any, state_json: Mapping[str, Any]) -> dict[Any, str]:
     return {}
 
 
+def fixed_pieces(game: str, state_json: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
+    """(id, cell, class) of what the engine has on the board besides the pieces that move:
+    OneWorld's Towers and gods, Wormholes' coins (their face up as the detector names it)."""
+    if game == "oneworld":
+        out = [(f"{side}-tower", at, f"{side}-tower") for side, at in (state_json.get("towers") or {}).items() if at]
+        return out + [(f"{side}-god", g["hex"], f"{side}-god") for side, g in (state_json.get("gods") or {}).items()
+                      if g and g.get("hex")]
+    if game == "wormholes":
+        faces = {0: "null", 1: "ace"}
+        return [(f"coin-{k}", c["at"], f"coin-{c['suit']}" if c.get("up") == "suit" or c.get("value") is None
+                 else f"coin-{faces.get(c['value'], c['value'])}")
+                for k, c in enumerate(state_json.get("coins") or []) if c.get("at")]
+    return []
+
+
 @dataclass
 class Scene:
     """The two seen boards (cell -> classes seen there) and the engine's pieces (cell -> piece
@@ -99,7 +114,8 @@ class Scene:
     classes: dict[Any, str]
 
     @classmethod
-    def build(cls, before: Any, after: Any, where: Mapping[Any, Any], classes: dict[Any, str]) -> Scene:
+    def build(cls, before: Any, after: Any, where: Mapping[Any, Any], classes: dict[Any, str],
+              fixed: list[tuple[str, Any, str]] = ()) -> Scene:  # type: ignore[assignment]
         def cells(seen: Any) -> dict[Any, Counter[str]]:
             out: dict[Any, Counter[str]] = {}
             for p in seen.pieces:
@@ -110,6 +126,10 @@ class Scene:
         engine: dict[Any, list[Any]] = {}
         for pid, cell in where.items():
             engine.setdefault(cell, []).append(pid)
+        classes = dict(classes)
+        for pid, cell, kind in fixed:  # never a mover: not in ``where``
+            engine.setdefault(cell, []).append(pid)
+            classes[pid] = kind
         return cls(cells(before), cells(after), engine, classes)
 
     # -- evidence -------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 
 from rules.core import CHANCE, GameRules, Verdict
 from tabletop.live.board import SeenBoard
-from tabletop.live.explain import COSTS, Scene, piece_classes
+from tabletop.live.explain import COSTS, Scene, fixed_pieces, piece_classes
 
 __all__ = ["Reading", "diff", "infer", "locations", "move_action"]
 
@@ -151,7 +151,7 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
     name = game.name
     sj = game.state_to_json(state)
     where = dict(locations(name, sj))
-    scene = Scene.build(before, after, where, piece_classes(game, sj))
+    scene = Scene.build(before, after, where, piece_classes(game, sj), fixed_pieces(name, sj))
     changed = scene.changed()
     if not changed:
         return Reading("none")
@@ -202,7 +202,7 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
                        tuple(t for t in tried if t != best.action_json))
     strange = scene.unexplained()
     if len(strange) >= 2:  # several pieces where nothing can be: worth saying
-        return Reading("unclear", note=f"{_items(strange)} seen where no piece of the game can be")
+        return Reading("unclear", note=f"{_items(strange)} seen where no piece was, and no move brings one there")
     return Reading("none", note=f"{len(changed)} cell(s) read differently; no move explains them")
 
 

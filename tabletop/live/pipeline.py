@@ -19,7 +19,7 @@ import numpy as np
 from rules.core import GameRules
 from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
-from tabletop.live.explain import COSTS
+from tabletop.live.explain import COSTS, fixed_pieces
 from tabletop.live.infer import Reading, hints, infer, locations
 from vision.detections import Detections
 
@@ -209,7 +209,8 @@ class LivePipeline:
             return
         limit = getattr(self.game, "options", None)
         limit = getattr(limit, "stacking_limit", 4) if limit is not None else 4
-        known = len(locations(self.game.name, self.game.state_to_json(self.state)))
+        sj = self.game.state_to_json(self.state)
+        known = len(locations(self.game.name, sj)) + len(fixed_pieces(self.game.name, sj))
         problems = implausible(seen, self.base, limit if isinstance(limit, int) else 4, known)
         if problems:
             text = "Impossible position: " + "; ".join(problems) + "."
