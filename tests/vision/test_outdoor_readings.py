@@ -172,3 +172,26 @@ def test_a_tracked_field_is_kept_while_the_markers_are_hidden(rendered):
     assert np.allclose(kept.pose.board_to_image, first.pose.board_to_image)
     with pytest.raises(CalibrationError):
         FieldSetup().locate(np.full_like(image, 128))
+
+
+@pytest.mark.parametrize("markers", ["auto", "scale"])
+def test_the_field_from_one_scale_marker(markers):
+    from calibration.markers import kit
+    from calibration.synthetic import render_frame
+
+    frame = render_frame(kit("the-game-scale"), seed=2, tilt=70)
+    _, view = FieldSetup(markers=markers).locate(frame.image)
+    assert view.pose.quality.method == "scale marker"
+    truth = frame.true_pose().to_image([[12.0, 12.0]])
+    assert np.abs(view.to_field(truth) - 12.0).max() < 0.5
+
+
+def test_asking_for_corner_markers_where_there_is_only_the_scale_marker():
+    from calibration.markers import kit
+    from calibration.synthetic import render_frame
+
+    frame = render_frame(kit("the-game-scale"), seed=2, tilt=70)
+    with pytest.raises(CalibrationError, match="marker"):
+        FieldSetup(markers="corners").locate(frame.image)
+    with pytest.raises(CalibrationError, match="unknown marker set-up"):
+        FieldSetup(markers="three")
