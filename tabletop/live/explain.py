@@ -35,6 +35,7 @@ COSTS = {
     "not_arrived": 2.0,    # nothing new seen where the mover arrives
     "other_kind": 0.3,     # what arrived is of the mover's side, another kind (a level misread)
     "other_side": 1.0,     # what arrived looks like another side's piece
+    "class_only": 0.5,     # an arrival on a cell seen as full as before: only the class changed
     "illegal": 1.0,        # how much a legal reading is preferred to an illegal one
     "margin": 0.5,         # how much better than "nothing changed" a move must explain the board
     "second_margin": 1.5,  # the same for a second move in one position: clearly left and arrived
@@ -206,11 +207,15 @@ class Scene:
         new = self.arrived(to)
         if not new:
             return COSTS["not_arrived"]
+        seen_now = sum(self.after.get(to, Counter()).values())
+        cost = 0.0
+        if seen_now <= max(sum(self.before.get(to, Counter()).values()), len(self.engine.get(to, []))):
+            cost = COSTS["class_only"]  # no more pieces there than before: only a class says so
         if mover is None or new[mover]:
-            return 0.0
+            return cost
         if any(side_of(c) == side_of(mover) for c in new):
-            return COSTS["other_kind"]
-        return COSTS["other_side"]
+            return cost + COSTS["other_kind"]
+        return cost + COSTS["other_side"]
 
     def unexplained(self) -> list[tuple[Any, str]]:
         """(cell, class) seen where neither the last position nor the engine has anything."""
