@@ -127,7 +127,7 @@ def main() -> int:
     facings: list[float] = []
     place: list[float] = []
     by_tilt: dict[str, list[float]] = {"35-50": [], "50-70": [], "70-90": []}
-    status_ok = status_all = status_matched_ok = status_matched = 0
+    status_ok = status_all = status_matched_ok = status_matched = flagged = close_calls = 0
     found = missed = 0
     run_ms: list[float] = []
     draw_ms: list[float] = []
@@ -193,6 +193,8 @@ def main() -> int:
             q = res.readings[match[pid]]
             ok = res.report.advice[q.id].observed == table[pid].observed
             status_ok += ok
+            flagged += (not ok) and res.report.advice[q.id].close
+            close_calls += res.report.advice[q.id].close
             status_matched += 1
             status_matched_ok += ok
             p = truth[pid]
@@ -230,7 +232,9 @@ def main() -> int:
     print(f"facing error              median {statistics.median(facings):.1f} deg  p95 {_q(facings, 95):.1f} deg  "
           "(target median <= 10)")
     print(f"status right              {100 * status_ok / max(1, status_all):.1f} % of pieces to find "
-          f"({100 * status_matched_ok / max(1, status_matched):.1f} % of those found; target >= 98 %)")
+          f"({100 * status_matched_ok / max(1, status_matched):.1f} % of those found; target >= 98 %); "
+          f"{flagged} of the {status_matched - status_matched_ok} wrong among those found were flagged "
+          f"'only just' ({close_calls} flags in all)")
     med = statistics.median(run_ms)
     print(f"time per frame            median {med:.1f} ms ({1000 / med:.1f} frames/s), p95 {_q(run_ms, 95):.1f} ms; "
           f"overlay {statistics.median(draw_ms):.1f} ms; stages: "

@@ -23,6 +23,7 @@ engine's game record (``tabletop play``); sight alone decides here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -50,7 +51,9 @@ def inches(x: float) -> str:
 @dataclass(frozen=True)
 class Advice:
     """One piece's status and what it may do. ``targets``: (piece id, gap in inches, number
-    to beat) for each piece of the other side within action range."""
+    to beat) for each piece of the other side within action range; ``close``: the status
+    turns on less than the measuring tolerance (a piece that only just sees, or only just
+    misses, another that looks back: worth a look by eye)."""
 
     piece: PieceReading
     sighting: Sighting
@@ -60,6 +63,7 @@ class Advice:
     walk_to: FieldPoint
     leaves: bool
     targets: tuple[tuple[str, float, int], ...] = ()
+    close: bool = False
 
     @property
     def observed(self) -> bool:
@@ -76,6 +80,8 @@ class Advice:
                 text = f"{who} is unobserved ({why}): it walks {inches(self.edge_distance)} straight off the {self.edge} edge."
             else:
                 text = f"{who} is unobserved ({why}): {inches(self.move)} straight towards the {self.edge} edge."
+        if self.close:
+            text = text[:-1] + ", only just: check by eye."
         for tid, d, number in self.targets:
             chance = "cannot succeed" if number >= 6 else (f"needs above {number}" if number >= 1 else "cannot fail")
             text += f" It may act on {tid} ({inches(d)} away): {chance}."
@@ -145,8 +151,28 @@ def assess(readings: Sequence[PieceReading], options: TheGameOptions | None = No
                                 and gap(o.outline, p.outline)[0] <= reach)
                 targets.append((q.id, d, target_number(own, theirs, friends_t, friends_o)))
         leaves = not s.observed and e <= move
-        advice[p.id] = Advice(r, s, move, edge, e, walk_to, leaves, tuple(sorted(targets, key=lambda t: t[1])))
+        close = _close_call(p, pieces, s.observed, opts)
+        advice[p.id] = Advice(r, s, move, edge, e, walk_to, leaves, tuple(sorted(targets, key=lambda t: t[1])), close)
     return FieldReport(tuple(readings), pieces, advice, opts)
+
+
+def _reach(a: Piece, b: Piece) -> float:
+    """How far ``b``'s footprint reaches in front of ``a`` (inches along ``a``'s facing)."""
+    fx, fy = math.cos(math.radians(a.facing)), math.sin(math.radians(a.facing))
+    return max((x - a.at.x) * fx + (y - a.at.y) * fy for x, y in b.outline)
+
+
+def _close_call(p: Piece, pieces: Sequence[Piece], observed: bool, opts: TheGameOptions) -> bool:
+    """Whether ``p``'s status turns on less than the tolerance: with the half-plane field of
+    vision, its best mutual gaze holds by less than the tolerance, or a gaze it lacks fails by
+    less. (Other fields of vision: never flagged.)"""
+    if abs(opts.field_of_vision - 180.0) > 1e-9:
+        return False
+    margins = [min(_reach(p, q), _reach(q, p)) for q in pieces if q.id != p.id]
+    if not margins:
+        return False
+    best = max(margins)
+    return abs(best) < opts.tolerance if observed or best <= 0 else False
 
 
 def _match(before: Sequence[Piece], after: Sequence[Piece], tol: float) -> tuple[dict[str, Piece], list[Piece]]:

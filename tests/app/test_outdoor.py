@@ -327,3 +327,16 @@ def test_measure_with_a_calibration_and_a_fixed_pose(cli, tmp_path):
     red = min((p for p in pieces.values() if p.side == "red"), key=lambda p: p.at.y)
     blue = min((p for p in pieces.values() if p.side == "blue"), key=lambda p: p.at.y)
     assert abs(b - gap(red.outline, blue.outline)[0]) < 0.5  # the issue's 95th-percentile target
+
+
+def test_a_gaze_that_holds_by_a_hair_is_flagged():
+    # side by side, both facing the far edge; B1 0.4" behind R1: R1 sees only 0.1" of it
+    close = assess([reading("R1", 10, 10, 90), reading("B1", 13, 9.6, 90)])
+    assert close.advice["R1"].observed and close.advice["R1"].close
+    assert close.advice["R1"].sentence() == "Red R1 is observed: up to 6 inches, only just: check by eye."
+    clear = assess([reading("R1", 10, 10, 90), reading("B1", 13, 10, 90)])
+    assert clear.advice["R1"].observed and not clear.advice["R1"].close
+    missed = assess([reading("R1", 10, 10, 90), reading("B1", 13, 9.4, 90)])  # 0.1" short
+    assert not missed.advice["R1"].observed and missed.advice["R1"].close
+    far = assess([reading("R1", 10, 10, 90), reading("B1", 13, 5, 90)])
+    assert not far.advice["R1"].close
