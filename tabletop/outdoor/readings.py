@@ -103,6 +103,7 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
     names = [str(n) for n in (det.class_name if det.class_name is not None else det.class_id)]
     keep = [i for i, n in enumerate(names)
             if _side_of(n, config.sides) is not None and det.confidence[i] >= config.min_confidence]
+    keep = _one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), keep)
     boxes = np.asarray(det.xyxy, float)[keep] if keep else np.zeros((0, 4))
     h = config.piece_height
     # each box's centre lifted to half the height: where the piece roughly stands
@@ -144,6 +145,25 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
                                float(det.confidence[i]), dot, method, outline)
         out.append((side, reading))
     return name_pieces([r for _, r in out], config.sides)
+
+
+def _one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = 0.6) -> list[int]:
+    """A weak detector may box one piece twice, once per side (its non-maximum suppression
+    keeps classes apart): of two boxes overlapping that much, the more confident stays."""
+    out: list[int] = []
+    for i in sorted(keep, key=lambda i: -conf[i]):
+        a = xyxy[i]
+        if all(_iou(a, xyxy[j]) < iou for j in out):
+            out.append(i)
+    return sorted(out)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def name_pieces(readings: Sequence[PieceReading], sides: Sequence[str] = ("red", "blue")) -> list[PieceReading]:

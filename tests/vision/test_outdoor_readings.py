@@ -195,3 +195,14 @@ def test_asking_for_corner_markers_where_there_is_only_the_scale_marker():
         FieldSetup(markers="corners").locate(frame.image)
     with pytest.raises(CalibrationError, match="unknown marker set-up"):
         FieldSetup(markers="three")
+
+
+def test_one_piece_boxed_twice_is_read_once(rendered):
+    truth, image, view = rendered[0]
+    det = detections_from_truth(truth)
+    k = int(np.flatnonzero(det.class_name != "hand")[0])
+    other = "blue-piece" if det.class_name[k] == "red-piece" else "red-piece"
+    twice = Detections(np.vstack([det.xyxy, det.xyxy[k:k + 1] + 1.0]), np.r_[det.confidence, 0.4],
+                       np.r_[det.class_id, 1], None, np.vstack([det.keypoints, det.keypoints[k:k + 1]]),
+                       np.r_[det.class_name, np.array([other], dtype=object)])
+    assert len(read_pieces(image, twice, view)) == len(read_pieces(image, det, view))
