@@ -118,7 +118,10 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
             kp = (float(det.keypoints[i, 0, 0]), float(det.keypoints[i, 0, 1]))
             if config.refine_dots:
                 b = boxes[k]
-                kp = refine_dot(image, kp, side, max(3, int(0.25 * min(b[2] - b[0], b[3] - b[1]))))
+                # a keypoint the detector doubts (the dot hidden or blurred): look all over the box
+                sure = det.keypoints[i, 0, 2] >= 0.5
+                reach = 0.25 * min(b[2] - b[0], b[3] - b[1]) if sure else 0.5 * max(b[2] - b[0], b[3] - b[1])
+                kp = refine_dot(image, kp, side, max(3, int(reach)))
             d = view.to_field([kp], h)[0]
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))
