@@ -221,36 +221,55 @@ def _class_note(scene: Scene, piece: Any, to: Any) -> str:
     return f"read as {mover} though it looks like {looks}"
 
 
+#: The Game: a seen piece within this many inches of where the engine has one is that piece
+#: (the detector's box wanders a little between frames); a move is longer.
+NEAR_IN = 0.5
+
+
 def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
-    """The Game: pieces matched by distance. A piece gone from where an engine piece stands and
-    one seen where none stands make a candidate move (the same class first); the engine's
-    verdict on each, legal ones first."""
+    """The Game: the engine's pieces are where it says until the camera shows otherwise. A piece
+    of the engine no longer seen near its place has left (surely when the last position showed
+    it there); a piece seen far from every engine piece has arrived. Each (left, arrived) pair is
+    put to the engine; the cheapest wins: the same class, a sure departure, a legal move."""
     name = game.name
-    gone, came = diff(before, after)
-    where = dict(locations(name, game.state_to_json(state)))
-    # a piece seen again where the engine has one (missed at the last position) is no arrival
-    came = [c for c in came if not any(_same_cell(name, at, c[0]) for at in where.values())]
-    if not gone or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
-        return Reading("none", note=f"{_items(came or gone)} {'appeared' if came else 'disappeared'}; not a move"
-                       if came or gone else "")
-    candidates = sorted(((int(g[1] != c[1]), k, pid, g, c) for k, (g, c) in enumerate(
-        (g, c) for g in gone for c in came) for pid, at in where.items() if _same_cell(name, at, g[0], tol=0.8)),
-        key=lambda x: (x[0], x[1]))
-    readings: list[Reading] = []
-    for doubt, _, pid, g, c in candidates[:12]:
-        aj = move_action(name, pid, g[0], c[0], _facing(after, c[0]))
+    sj = game.state_to_json(state)
+    where = {pid: at for pid, at in locations(name, sj)}
+    classes = piece_classes(game, sj)
+
+    def near(point: Any, pieces: Any) -> bool:
+        return any(math.dist(point, p.point) <= NEAR_IN for p in pieces)
+
+    left = [pid for pid, at in where.items() if not near(at, after.pieces)]
+    came = [p for p in after.pieces if not any(math.dist(p.point, at) <= NEAR_IN for at in where.values())]
+    if not left or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
+        if not left and not came:
+            return Reading("none")
+        what = f"{len(came)} piece(s) seen where none stands" if came else f"{', '.join(map(str, left))} not seen"
+        return Reading("none", note=f"{what}; not a move")
+    readings: list[tuple[float, int, Reading]] = []
+    for k, (pid, p) in enumerate((pid, p) for pid in left for p in came):
+        doubt = classes.get(pid) not in (None, p.cls)
+        aj = move_action(name, pid, where[pid], p.point, p.facing)
         try:
             action = game.action_from_json(aj)
             verdict = game.verdict(state, action)
         except Exception:  # noqa: BLE001, S112 - the engine may refuse a reading in any way
             continue
-        note = f"read as {g[1]} though it looks like {c[1]}" if doubt else ""
-        readings.append(Reading("legal" if verdict.legal else "illegal", action, aj, verdict, g[0], c[0], note))
+        cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if near(where[pid], before.pieces) else COSTS["miss"]) \
+            + (0.0 if verdict.legal else COSTS["illegal"])
+        note = f"read as {classes.get(pid)} though it looks like {p.cls}" if doubt else ""
+        readings.append((cost, k, Reading("legal" if verdict.legal else "illegal", action, aj, verdict,
+                                          where[pid], p.point, note)))
+        if len(readings) >= 12:
+            break
     if not readings:
-        return Reading("unclear", note=f"{_items(gone)} left and {_items(came)} arrived, but no piece of the "
-                       "game was there")
-    best = next((r for r in readings if r.kind == "legal"), readings[0])
-    return replace(best, alternatives=tuple(r.action_json for r in readings if r is not best))
+        return Reading("unclear", note=f"{', '.join(map(str, left))} left and {_items([(p.point, p.cls) for p in came])}"
+                       " arrived, but the rules read no move")
+    readings.sort(key=lambda r: (r[0], r[1]))
+    cost, _, best = readings[0]
+    if cost >= COSTS["other_side"] + COSTS["illegal"]:  # another side's piece, and illegal: a misreading
+        return Reading("none", note=f"no reading explains the board well ({best.note})")
+    return replace(best, alternatives=tuple(r.action_json for _, _, r in readings[1:]))
 
 
 def _legal(game: GameRules[Any, Any], state: Any) -> list[Any]:

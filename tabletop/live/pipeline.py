@@ -254,7 +254,7 @@ class LivePipeline:
     def _flag(self, reading: Reading, result: FrameResult) -> None:
         """Announce an illegal reading (once: the same reading again is not repeated)."""
         assert reading.verdict is not None
-        flag = (reading.action_json and str(reading.action_json), reading.verdict.code)
+        flag = (_flag_key(reading.action_json), reading.verdict.code)
         if flag == self.last_flagged:
             return
         self.last_flagged = flag
@@ -381,3 +381,14 @@ class LivePipeline:
     def recalibrate(self) -> None:
         self.stability.reset()
         self._event("recalibrate")
+
+
+def _flag_key(action_json: Any) -> str:
+    """An illegal reading, as compared with the last one flagged: a point of The Game's field to
+    the half inch (the box wanders between frames)."""
+    if not action_json:
+        return ""
+    to = action_json.get("to")
+    if isinstance(to, dict):
+        action_json = dict(action_json, to={k: round(float(v) * 2) / 2 for k, v in to.items()}, facing=None)
+    return str(action_json)
