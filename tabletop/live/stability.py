@@ -7,12 +7,12 @@
 (None, None, 'B')
 
 A weak detector flickers: a box missed in one frame, a class read otherwise in the next. So
-:meth:`Stability.update_board` compares each frame with the vote of the window so far by
-the number of pieces per cell (for The Game, pieces within half an inch; a class read
-otherwise is no motion) and lets one cell differ (one in twenty pieces on a crowded board)
-without restarting the window; the window slides, and the position accepted is its vote: a cell counts as
-occupied when it was seen occupied in at least half the frames, with the reading seen most
-(confidences summed).
+:meth:`Stability.update_board` compares each frame with the vote of the window so far by the
+number of pieces per cell (a cell with fewer pieces counts a tenth: a missed box; for The
+Game, pieces within half an inch; a class read otherwise is no motion) and lets one cell
+differ (one in twenty pieces on a crowded board) without restarting the window; the window
+slides, and the position accepted is its vote: a cell counts as occupied when it was seen
+occupied in at least half the frames, with the reading seen most (confidences summed).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ __all__ = ["Stability", "vote"]
 #: How many cells (or The Game's pieces) may differ from the window's vote and still count as
 #: the same still position (one box missed or doubled in a frame).
 FLICKER_CELLS = 1
-#: What a cell where fewer pieces are seen than the vote holds counts for.
-MISSED = 0.5
+#: What a cell where fewer pieces are seen than the vote holds counts for: a weak detector
+#: misses boxes in most frames of a crowded board; a piece taken away wins the vote anyway.
+MISSED = 0.1
 
 
 class Stability:
@@ -75,8 +76,9 @@ class Stability:
         if self.hand:
             self._since, self._frames = None, []
             return None
-        if self._frames and _differ(vote([f for _, f in self._frames]), seen) > _flicker(seen):
-            self._since, self._frames = None, []  # motion: the window starts again
+        if self._frames and (t - self._frames[-1][0] > self.window_s
+                             or _differ(vote([f for _, f in self._frames]), seen) > _flicker(seen)):
+            self._since, self._frames = None, []  # motion, or no frame for a while: start again
         if self._since is None:
             self._since = t
         self._frames.append((t, seen))
