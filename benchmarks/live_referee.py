@@ -251,6 +251,25 @@ def line(game: str, mode: str, s: dict[str, Any]) -> str:
             f"  {_fmt(s['fps'], '.1f')} fps ({_fmt(s['ms_per_frame'], '.1f')} ms/frame)")
 
 
+def markdown(games: dict[str, Any]) -> list[str]:
+    """The figures as rows of the table in docs/benchmarks.md."""
+    rows = [("| game | detector | illegal flagged | read right (illegal / legal) | false alarms (per 200 legal) "
+            "| said under a hand | latency median / p95 / max | no pose (turns) | frames/s (ms/frame) |"),
+            "|---|---|---|---|---|---|---|---|---|"]
+    for game, modes in games.items():
+        for mode, data in modes.items():
+            s = data["summary"]
+            share = s["illegal_flagged_share"]
+            rows.append(
+                f"| {game} | {mode} | {s['illegal_flagged']}/{s['illegal_turns']} ({_fmt(share and 100 * share, '.1f')} %)"
+                f" | {s['illegal_read_right']}/{s['illegal_turns']} / {s['legal_read_right']}/{s['legal_turns']}"
+                f" | {s['false_alarms']} ({_fmt(s['false_alarms_per_200_legal'], '.1f')})"
+                f" | {s['announced_under_hand']} | {_fmt(s['latency_median_s'])} / {_fmt(s['latency_p95_s'])} / "
+                f"{_fmt(s['latency_max_s'])} s | {s['turns_without_pose']} | {_fmt(s['fps'], '.1f')} "
+                f"({_fmt(s['ms_per_frame'], '.1f')}) |")
+    return rows
+
+
 def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print
              ) -> dict[str, Any]:
     modes = ["truth"]
@@ -292,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noise", type=int, default=NOISE, metavar="LEVELS",
                         help=f"sensor noise of each real frame, +-LEVELS of 255 (default {NOISE}; 0: repeated "
                              "frames are identical)")
+    parser.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every turn's figures as JSON")
     args = parser.parse_args(argv)
     if args.turns < 1:
@@ -307,6 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     for game, modes in out["games"].items():
         for mode, data in modes.items():
             print(line(game, mode, data["summary"]))
+    if args.markdown:
+        print("\n".join(["", *markdown(out["games"])]))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0
