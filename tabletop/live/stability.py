@@ -42,6 +42,7 @@ class Stability:
         self._key: Any = None
         self._since: float | None = None
         self._accepted: Any = object()
+        self._last: Any = None  # the last accepted board
         self._frames: list[tuple[float, Any]] = []
         self.hand = False
 
@@ -49,6 +50,7 @@ class Stability:
         self._key, self._since = None, None
         self._frames = []
         self._accepted = object() if accepted is None else accepted
+        self._last = None
 
     @property
     def settling(self) -> bool:
@@ -77,7 +79,7 @@ class Stability:
             self._since, self._frames = None, []
             return None
         if self._frames and (t - self._frames[-1][0] > self.window_s
-                             or _differ(vote([f for _, f in self._frames]), seen) > _flicker(seen)):
+                             or _differ(vote([f for _, f in self._frames]), seen, self._last) > _flicker(seen)):
             self._since, self._frames = None, []  # motion, or no frame for a while: start again
         if self._since is None:
             self._since = t
@@ -90,7 +92,7 @@ class Stability:
         key = board.key()
         if key == self._accepted:
             return None
-        self._accepted = key
+        self._accepted, self._last = key, board
         return board
 
 
@@ -100,11 +102,12 @@ def _flicker(seen: Any) -> float:
     return max(FLICKER_CELLS, len(seen.pieces) / 20)
 
 
-def _differ(a: Any, b: Any) -> float:
-    """How many cells of ``b`` hold more pieces than in ``a``, plus :data:`MISSED` for each
-    holding fewer (a weak detector misses far more than it invents), the dice counting as one
-    cell; a class read otherwise is no motion (The Game: how many pieces of one have no piece
-    within half an inch in the other)."""
+def _differ(a: Any, b: Any, last: Any = None) -> float:
+    """How many cells of ``b`` hold more pieces than in ``a`` and than in ``last`` (the last
+    accepted board: a piece it had, seen again, is a box missed before), plus :data:`MISSED`
+    for each holding fewer (a weak detector misses far more than it invents), the dice
+    counting as one cell; a class read otherwise is no motion (The Game: how many pieces of
+    one have no piece within half an inch in the other)."""
     dice = int(tuple(a.dice) != tuple(b.dice))
     if a.game == "the-game":
         def unmatched(x: Any, y: Any) -> int:
@@ -113,7 +116,8 @@ def _differ(a: Any, b: Any) -> float:
         return max(unmatched(a, b), unmatched(b, a)) + dice
     na = Counter(p.cell for p in a.pieces if p.cell is not None)
     nb = Counter(p.cell for p in b.pieces if p.cell is not None)
-    return sum(1.0 if nb[c] > na[c] else MISSED for c in set(na) | set(nb) if na[c] != nb[c]) + dice
+    nl = Counter(p.cell for p in last.pieces if p.cell is not None) if last is not None else Counter()
+    return sum(1.0 if nb[c] > max(na[c], nl[c]) else MISSED for c in set(na) | set(nb) if na[c] != nb[c]) + dice
 
 
 def vote(frames: list[Any]) -> Any:
