@@ -141,6 +141,9 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
             before.key() != after.key() else None
         if roll is not None:
             return roll
+        missing = _dice_missing(game, state, before, after)
+        if missing:  # the dice are thrown but not all read: no move is read before the roll
+            return Reading("wait", note=f"waiting to read the dice ({missing} fewer seen)")
     if game.name == "the-game":
         return _infer_points(game, state, before, after)
     return _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
@@ -345,6 +348,14 @@ def _read_roll(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: 
     if best is None:
         return None
     return Reading("roll", best[1], best[2], game.verdict(state, best[1]))
+
+
+def _dice_missing(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> int:
+    """How many fewer dice are seen than at the last position while the engine awaits a roll
+    (a die under a hand, or read as nothing)."""
+    if any(game.action_to_json(a).get("type") == "reveal" for a in _legal(game, state)[:1]):
+        return 0
+    return max(0, len(before.dice) - len(after.dice))
 
 
 def _coin_value(seen: SeenBoard, cell: Any) -> str | None:

@@ -240,7 +240,7 @@ class LivePipeline:
             self._flag(reading, result)
             return
         self._play(reading, seen, result)
-        if reading.kind == "legal" and self.state is not state0:
+        if reading.kind in ("legal", "roll") and self.state is not state0:
             self._read_second(base0, reading, seen, result)
 
     def _put_back(self, seen: SeenBoard) -> bool:
@@ -264,15 +264,20 @@ class LivePipeline:
         self.last_move = reading
 
     def _read_second(self, base0: SeenBoard, first: Reading, seen: SeenBoard, result: FrameResult) -> None:
-        """Two moves seen in one still position (the one between them was never read: the
-        arrival missed, a hand not seen): the second is read from the first's outcome, the
-        last seen board with the first move made."""
-        if first.frm is None or first.to is None or self.game.name == "the-game":
+        """Two actions seen in one still position (the one between them was never read: the
+        arrival missed, a hand not seen, the dice read only once the piece had moved): the
+        second is read from the first's outcome, the last seen board with the first move made
+        (after a roll, the last seen board with the dice now on the table)."""
+        if first.kind == "roll":
+            moved, margin = replace(base0, dice=seen.dice), None
+        elif first.frm is None or first.to is None or self.game.name == "the-game":
             return
-        ends = (first.frm, first.to)
-        moved = replace(base0, pieces=tuple(p for p in base0.pieces if p.cell not in ends)
-                        + tuple(p for p in seen.pieces if p.cell in ends))
-        second = infer(self.game, self.state, moved, seen, COSTS["second_margin"])
+        else:
+            ends = (first.frm, first.to)
+            moved = replace(base0, pieces=tuple(p for p in base0.pieces if p.cell not in ends)
+                            + tuple(p for p in seen.pieces if p.cell in ends))
+            margin = COSTS["second_margin"]
+        second = infer(self.game, self.state, moved, seen, margin)
         if second.kind not in ("legal", "illegal"):
             return
         self.base = moved

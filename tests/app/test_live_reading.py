@@ -221,3 +221,18 @@ def test_wormholes_dice_are_read_off_the_table() -> None:
     assert pipe.readings[0].action_json == {"type": "roll", "dice": {"suns": 3, "moons": 3}}
     assert pipe.announced[0] == ("legal", "The OrthogonAliens roll Suns 3, Moons 3.")
     assert pipe.announced[1] == ("legal", m["moves"][0]["announcement"])
+
+
+def test_dice_read_only_after_the_move_give_the_roll_then_the_move() -> None:
+    pipe, m = pipeline("when-gods-collide")
+    frames = truth_frames("when-gods-collide")
+    t = feed(pipe, frames[:6])  # Greek's move, read and announced
+    rolled = frames[6]
+    no_number = _copy(rolled)
+    no_number["pieces"] = [p for p in no_number["pieces"] if not p["class"].startswith("d6-")]
+    t = feed(pipe, [no_number], t)  # the dice thrown, the number die not seen: nothing read
+    assert [k for k, _ in pipe.announced] == ["legal"]
+    assert pipe.readings[-1].kind == "wait"
+    feed(pipe, [frames[11]], t)  # the dice seen only once Norse has moved
+    roll, move = m["moves"][1]["before"][0], m["moves"][1]
+    assert pipe.announced[1:] == [("legal", roll["announcement"]), ("illegal", "Illegal: " + move["verdict"]["message"])]
