@@ -22,7 +22,7 @@ SEED = 20261120
 MIN_FOUND = {  # game: (as some piece, as the right piece)
     "oneworld": (0.33, 0.17),
     "battle-grounds": (0.39, 0.19),
-    "when-gods-collide": (0.3, 0.15),
+    "when-gods-collide": (0.36, 0.36),
     "wormholes": (0.3, 0.15),
     "the-game": (0.3, 0.15),
 }
