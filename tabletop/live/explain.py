@@ -43,7 +43,7 @@ COSTS = {
 }
 #: How far a hand reaches over the board, in cells (the typical distance between neighbouring
 #: pieces): cells this close to one another can be hidden together.
-HAND_REACH = 1.5
+HAND_REACH = 2.0
 
 
 def _spacing(points: list[tuple[float, float]]) -> float:

@@ -144,6 +144,12 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
         missing = _dice_missing(game, state, before, after)
         if missing:  # the dice are thrown but not all read: no move is read before the roll
             return Reading("wait", note=f"waiting to read the dice ({missing} fewer seen)")
+        if not after.dice and game.name != "the-game" and _awaits_dice(game, state):
+            moved = _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
+            if moved.kind in ("legal", "illegal"):  # a move, and no dice to read the roll from
+                return Reading("unclear", note="a roll is awaited and no dice are seen on the table; the move "
+                               "is read once they are")
+            return moved
     if game.name == "the-game":
         return _infer_points(game, state, before, after)
     return _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
@@ -356,6 +362,12 @@ def _dice_missing(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     if any(game.action_to_json(a).get("type") == "reveal" for a in _legal(game, state)[:1]):
         return 0
     return max(0, len(before.dice) - len(after.dice))
+
+
+def _awaits_dice(game: GameRules[Any, Any], state: Any) -> bool:
+    """Whether the chance action the engine awaits is a throw of dice (not a coin's reveal)."""
+    first = next(iter(_legal(game, state)), None)
+    return first is not None and game.action_to_json(first).get("type") in ("roll", "roll-off", "rolloff")
 
 
 def _coin_value(seen: SeenBoard, cell: Any) -> str | None:

@@ -146,6 +146,7 @@ class LivePipeline:
         self.paused = False
         self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
         self._hint_key: Any = None
+        self._unclear = ""  # the last "cannot read" said, not said again in a row
         self._corrections = Corrections()
 
     # -- output ----------------------------------------------------------------------------
@@ -222,6 +223,8 @@ class LivePipeline:
             return
         state0, base0 = self.state, self.base
         reading = infer(self.game, self.state, self.base, seen)
+        if reading.kind not in ("unclear", "none", "wait"):
+            self._unclear = ""
         result.reading = reading
         self._corrections.remember(state0, base0, seen, reading)
         self.readings.append(reading)
@@ -233,8 +236,10 @@ class LivePipeline:
                 self._announce(result, "Back to the last legal position.", "info")
             return
         if reading.kind == "unclear":
-            self._announce(result, f"Cannot read the move: {reading.note}.", "info")
-            self._event("unclear", note=reading.note)
+            if reading.note != self._unclear:  # said once until something else is read
+                self._unclear = reading.note
+                self._announce(result, f"Cannot read the move: {reading.note}.", "info")
+                self._event("unclear", note=reading.note)
             return
         if reading.kind == "illegal":
             self._flag(reading, result)

@@ -236,3 +236,15 @@ def test_dice_read_only_after_the_move_give_the_roll_then_the_move() -> None:
     feed(pipe, [frames[11]], t)  # the dice seen only once Norse has moved
     roll, move = m["moves"][1]["before"][0], m["moves"][1]
     assert pipe.announced[1:] == [("legal", roll["announcement"]), ("illegal", "Illegal: " + move["verdict"]["message"])]
+
+
+def test_a_move_while_a_roll_is_awaited_and_no_dice_are_seen_is_said_once() -> None:
+    pipe, m = pipeline("when-gods-collide")
+    frames = [_copy(f) for f in truth_frames("when-gods-collide")]
+    for f in frames:  # a detector that never finds the dice
+        f["pieces"] = [p for p in f["pieces"] if not p["class"].startswith(("chess-", "d6-", "hero-"))]
+    feed(pipe, frames)
+    said = [t for k, t in pipe.announced]
+    assert said[0] == m["moves"][0]["announcement"]
+    no_dice = "a roll is awaited and no dice are seen on the table; the move is read once they are"
+    assert said[1:] == [f"Cannot read the move: {no_dice}."]
