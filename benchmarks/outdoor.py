@@ -60,6 +60,10 @@ def _q(values: list[float], p: float) -> float:
     return float(np.percentile(np.asarray(values, float), p)) if values else float("nan")
 
 
+def _med(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
 def _angle(a: float, b: float) -> float:
     d = abs(a - b) % 360.0
     return min(d, 360.0 - d)
@@ -222,14 +226,14 @@ def main() -> int:
           f"{'no calibration (focal length estimated)' if args.no_calibration else 'lens calibration given'}, "
           f"piece height {args.height:g}\"")
     print(f"pieces to find: {status_all}, found {status_all - missed} ({100 * (status_all - missed) / max(1, status_all):.1f} %)")
-    print(f"centre position error     median {statistics.median(place):.3f}\"  p95 {_q(place, 95):.3f}\"")
-    print(f"distance, edge to edge    median {statistics.median(gaps):.3f}\"  p95 {_q(gaps, 95):.3f}\"  "
+    print(f"centre position error     median {_med(place):.3f}\"  p95 {_q(place, 95):.3f}\"")
+    print(f"distance, edge to edge    median {_med(gaps):.3f}\"  p95 {_q(gaps, 95):.3f}\"  "
           f"({len(gaps)} pairs; target median <= 0.25\", p95 <= 0.5\")")
-    print(f"distance, centre to centre median {statistics.median(centres):.3f}\"  p95 {_q(centres, 95):.3f}\"")
+    print(f"distance, centre to centre median {_med(centres):.3f}\"  p95 {_q(centres, 95):.3f}\"")
     for band, vals in by_tilt.items():
         if vals:
-            print(f"  edge to edge at {band} deg: median {statistics.median(vals):.3f}\"  p95 {_q(vals, 95):.3f}\" ({len(vals)} pairs)")
-    print(f"facing error              median {statistics.median(facings):.1f} deg  p95 {_q(facings, 95):.1f} deg  "
+            print(f"  edge to edge at {band} deg: median {_med(vals):.3f}\"  p95 {_q(vals, 95):.3f}\" ({len(vals)} pairs)")
+    print(f"facing error              median {_med(facings):.1f} deg  p95 {_q(facings, 95):.1f} deg  "
           "(target median <= 10)")
     print(f"status right              {100 * status_ok / max(1, status_all):.1f} % of pieces to find "
           f"({100 * status_matched_ok / max(1, status_matched):.1f} % of those found; target >= 98 %); "
