@@ -1,11 +1,13 @@
 """The move between two accepted positions, read through the rules engine.
 
-The difference between two seen boards gives where pieces left (``gone``) and arrived
-(``came``). Every legal action of the engine is read as (from cell, to cell); the legal reading
-consistent with what is seen wins (several engine pieces in the left cell, a stack with a
-hidden piece, are all tried). When none is legal, the most plausible reading is built as an
-action and the engine's verdict explains why it is illegal. A roll read off the table (dice
-that changed while the engine waits for a chance action) is matched the same way.
+The engine's position is the truth the camera confirms. For the grid games every candidate
+(each legal action that touches a cell read differently, each relocation of an engine piece to
+a cell where something arrived, and "nothing changed") is scored against the seen board
+(:mod:`tabletop.live.explain`); the cheapest wins if it explains the board clearly better than
+"nothing changed": a legal action is played, an illegal one is explained by the engine's
+verdict. Several neighbouring pieces gone at once mean a hand the detector missed: the reading
+waits. The Game matches pieces by distance to where the engine has them. While the engine
+awaits a chance action, it is read off the table first (:mod:`tabletop.live.rolls`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from rules.core import CHANCE, GameRules, Verdict
 from tabletop.live.board import SeenBoard
 from tabletop.live.explain import COSTS, Scene, fixed_pieces, piece_classes
+from tabletop.live.rolls import awaits_dice, dice_missing, read_roll
 
 __all__ = ["Reading", "diff", "infer", "locations", "move_action"]
 
@@ -137,14 +140,15 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
     (:mod:`tabletop.live.explain`), by at least ``margin`` better than "nothing changed"
     (default ``COSTS["margin"]``); The Game: points matched by distance."""
     if CHANCE in game.to_move(state):  # dice thrown, or a coin turned over
-        roll = _read_roll(game, state, before, after) if tuple(before.dice) != tuple(after.dice) or \
+        chances = [(a, game.action_to_json(a)) for a in _legal(game, state)]
+        roll = read_roll(chances, before, after) if tuple(before.dice) != tuple(after.dice) or \
             before.key() != after.key() else None
         if roll is not None:
-            return roll
-        missing = _dice_missing(game, state, before, after)
+            return Reading("roll", roll[0], roll[1], game.verdict(state, roll[0]))
+        missing = dice_missing(chances, before, after)
         if missing:  # the dice are thrown but not all read: no move is read before the roll
             return Reading("wait", note=f"waiting to read the dice ({missing} fewer seen)")
-        if not after.dice and game.name != "the-game" and _awaits_dice(game, state):
+        if not after.dice and game.name != "the-game" and awaits_dice(chances):
             moved = _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
             if moved.kind in ("legal", "illegal"):  # a move, and no dice to read the roll from
                 return Reading("unclear", note="a roll is awaited and no dice are seen on the table; the move "
@@ -300,84 +304,6 @@ def _items(items: list[tuple[Any, str]]) -> str:
         return f"({x[0]:.1f}, {x[1]:.1f})" if isinstance(x, tuple) else str(x)
 
     return ", ".join(f"{cls} at {place(at)}" for at, cls in items) or "nothing"
-
-
-#: Piecepack faces by name (Wormholes dice and coins).
-_FACES = {"null": "0", "ace": "1"}
-
-
-def dice_tokens(dice: tuple[str, ...]) -> Counter[str]:
-    """What the dice on the table show, as the roll actions write it: ``chess-rook`` -> ``rook``,
-    ``d6-4`` -> ``4``, ``hero-imp`` -> ``imp``, Wormholes' ``die-suns-ace`` -> ``suns:1``."""
-    out: Counter[str] = Counter()
-    for d in dice:
-        if d.startswith("die-"):
-            suit, _, face = d[len("die-"):].partition("-")
-            out[f"{suit}:{_FACES.get(face, face)}"] += 1
-            continue
-        for prefix in ("d6-", "chess-", "hero-"):
-            if d.startswith(prefix):
-                out[d[len(prefix):]] += 1
-    return out
-
-
-def _roll_tokens(aj: Mapping[str, Any]) -> list[str]:
-    out = []
-    for k, v in aj.items():
-        if k == "type" or v is None:
-            continue
-        if isinstance(v, Mapping):  # Wormholes: {"suns": 3, "moons": 0}
-            out += [f"{suit}:{value}" for suit, value in v.items()]
-        else:
-            out.append(str(v))
-    return out
-
-
-def _read_roll(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading | None:
-    """The chance action the table shows: a roll read from the dice (those that changed
-    first), or a Wormholes coin turned over to show its value."""
-    now = dice_tokens(after.dice)
-    changed = now - dice_tokens(before.dice)
-    best = None
-    for a in _legal(game, state):
-        aj = game.action_to_json(a)
-        if aj.get("type") == "reveal":
-            if _coin_value(after, aj.get("at")) == str(aj.get("value")):
-                return Reading("roll", a, aj, game.verdict(state, a))
-            continue
-        values = _roll_tokens(aj)
-        if not values or any(now[v] == 0 for v in values) or not any(changed[v] for v in values):
-            continue
-        score = (sum(1 for v in values if changed[v]), -len(values))
-        if best is None or score > best[0]:
-            best = (score, a, aj)
-    if best is None:
-        return None
-    return Reading("roll", best[1], best[2], game.verdict(state, best[1]))
-
-
-def _dice_missing(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> int:
-    """How many fewer dice are seen than at the last position while the engine awaits a roll
-    (a die under a hand, or read as nothing)."""
-    if any(game.action_to_json(a).get("type") == "reveal" for a in _legal(game, state)[:1]):
-        return 0
-    return max(0, len(before.dice) - len(after.dice))
-
-
-def _awaits_dice(game: GameRules[Any, Any], state: Any) -> bool:
-    """Whether the chance action the engine awaits is a throw of dice (not a coin's reveal)."""
-    first = next(iter(_legal(game, state)), None)
-    return first is not None and game.action_to_json(first).get("type") in ("roll", "roll-off", "rolloff")
-
-
-def _coin_value(seen: SeenBoard, cell: Any) -> str | None:
-    """The value a Wormholes coin shows at ``cell`` (``coin-ace`` -> ``1``), if one does."""
-    for p in seen.at(str(cell)):
-        face = p.cls[len("coin-"):] if p.cls.startswith("coin-") else ""
-        face = _FACES.get(face, face)
-        if face.isdigit():
-            return face
-    return None
 
 
 def hints(game: GameRules[Any, Any], state: Any, before: SeenBoard, now: SeenBoard) -> dict[Any, list[Any]]:
