@@ -248,3 +248,20 @@ def test_a_move_while_a_roll_is_awaited_and_no_dice_are_seen_is_said_once() -> N
     assert said[0] == m["moves"][0]["announcement"]
     no_dice = "a roll is awaited and no dice are seen on the table; the move is read once they are"
     assert said[1:] == [f"Cannot read the move: {no_dice}."]
+
+
+def test_a_wormholes_coin_turned_over_is_read_as_its_reveal() -> None:
+    m = manifest("wormholes")
+    pipe, _ = pipeline("wormholes", rolls=[])
+    coin = "2,8"  # the Crowns coin there waits to be turned over
+    pipe.state = pipe.game.state_from_json(dict(m["start"], pending=[
+        {"type": "activate", "ship": "suns", "at": coin, "chooser": "orthogonaliens"}]))
+    frames = truth_frames("wormholes")
+    turned = _copy(frames[0])
+    for p in turned["pieces"]:
+        if p["cell"] == coin and p["class"].startswith("coin-"):
+            p["class"] = "coin-ace"
+    feed(pipe, [frames[0], turned])
+    assert [(r.kind, r.action_json) for r in pipe.readings if r.kind != "none"] == [
+        ("roll", {"type": "reveal", "at": coin, "value": 1})]
+    assert pipe.game.to_move(pipe.state) != ("chance",)
