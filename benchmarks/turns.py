@@ -25,7 +25,7 @@ import importlib.util
 import json
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -235,6 +235,35 @@ def _table_after(game_name: str, pos: dict[str, Any], aj: dict[str, Any]) -> dic
 
 # -- drawing -------------------------------------------------------------------------------------
 
+@cache
+def _maker_class() -> type:
+    """The sample tool's :class:`TurnMaker`, except that the moved piece, put down on a
+    stack (OneWorld's counters), lies on top of it, as a player puts it."""
+    tool = _samples_tool()
+
+    class OnTopMaker(tool.TurnMaker):  # type: ignore[misc,name-defined]
+        on_top: tuple[Any, Any] | None = None
+
+        def plan(self, game: GameRules[Any, Any], state: Any, view: Any) -> Any:
+            plan = super().plan(game, state, view)
+            if self.on_top is not None and state is self.on_top[0]:
+                _put_on_top(plan, self.on_top[1])
+            return plan
+
+    return OnTopMaker
+
+
+def _put_on_top(plan: Any, match: Any) -> None:
+    moved = [p for p in plan.pieces if match(p)]
+    if len(moved) != 1 or not moved[0].group:
+        return
+    m = moved[0]
+    top = max((p for p in plan.pieces if p.group == m.group), key=lambda p: p.z)
+    if top is not m:
+        plan.pieces = [replace(p, z=top.z) if p is m else replace(p, z=m.z) if p is top else p
+                       for p in plan.pieces]
+
+
 class TurnRenderer:
     """Draws turns of one game (one renderer, so its kit is loaded once)."""
 
@@ -242,7 +271,8 @@ class TurnRenderer:
         tool = _samples_tool()
         self.name = game_name
         self.size = size
-        self.maker = tool.TurnMaker.__new__(tool.TurnMaker)
+        self.maker = _maker_class().__new__(_maker_class())
+        self.maker.on_top = None
         self.maker.name = game_name
         self.maker.seed = 0
         self.maker.renderer = tool.Renderer(game_name, seed=0, options=RenderOptions(
@@ -264,6 +294,7 @@ class TurnRenderer:
         plan = tool.TurnPlan(game, None, state)
         m0 = tool._matcher(self.name, what["piece"], what["from"])
         m1 = tool._matcher(self.name, what["piece"], what["to"])
+        maker.on_top = (after, m1)  # a piece put on a stack lies on top of it
         probe = maker.renderer.view_for(game, state, np.random.default_rng([seed, 1]))
         points = [(p.x, p.y) for p in (maker.find(maker.plan(game, state, probe), m0),
                                        maker.find(maker.plan(game, after, probe), m1))]
