@@ -114,6 +114,7 @@ def main() -> int:
                     help="take each piece's height as this share of its width (a second fit)")
     ap.add_argument("--stream", type=int, default=1, metavar="K",
                     help="score the average of K frames of each still position (fresh sensor noise, no hands)")
+    ap.add_argument("--imgsz", type=int, default=640, help="the detector's input size (longest side)")
     ap.add_argument("--no-crop", action="store_true", help="run the detector on the whole frame")
     args = ap.parse_args()
     if args.seed == 1:
@@ -123,7 +124,7 @@ def main() -> int:
     if weights is not None:
         from vision.detect import Detector
 
-        detector = Detector.load(str(weights))
+        detector = Detector.load(str(weights), imgsz=args.imgsz)
     opts = TheGameOptions()
     config = ReadingConfig(piece_height=args.height, height_ratio=args.height_ratio)
     gaps: list[float] = []
@@ -216,7 +217,7 @@ def main() -> int:
                 qa, qb = res.report.reading(ids[a]), res.report.reading(ids[b])
                 assert qa is not None and qb is not None
                 centres.append(abs(pa.at.distance(pb.at) - qa.centre.distance(qb.centre)))
-    source = "labelled boxes and dots (no detector)" if detector is None else f"detector {weights}"
+    source = "labelled boxes and dots (no detector)" if detector is None else f"detector {weights} at {args.imgsz}"
     if args.stream > 1:
         source += f", each position the average of a still window of {args.stream} frames"
     if detector is None and args.jitter:

@@ -51,6 +51,8 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--calibration", metavar="FILE", help="the camera's calibration (lens distortion, focal length)")
     p.add_argument("--options", default="{}", metavar="JSON", help="The Game's options as JSON (field of vision...)")
     p.add_argument("--weights", metavar="FILE", help="detector weights (default: the shipped the-game model)")
+    p.add_argument("--imgsz", type=int, default=640, metavar="N",
+                   help="the detector's input size, a multiple of 32 (default 640; 960 finds more pieces, slower)")
     p.add_argument("--labels", action="store_true", help="with --images: read the pieces from each photo's "
                    "ground truth JSON beside it (as 'tabletop render' writes) instead of the detector")
     p.add_argument("--height", type=float, default=0.4, metavar="INCHES", help="the pieces' height (default 0.4)")
@@ -103,7 +105,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         from vision.detect import Detector, DetectorError
 
         try:
-            detect = Detector.load(args.weights or "the-game").detect
+            detect = Detector.load(args.weights or "the-game", imgsz=args.imgsz).detect
         except DetectorError as err:
             raise InputError("detector", f"{err} (or give --weights FILE)") from None
     helper = OutdoorAssistant(setup, detect, opts, ReadingConfig(piece_height=args.height, sides=tuple(opts.sides)),
