@@ -30,8 +30,8 @@ __all__ = ["Reading", "diff", "infer", "locations", "move_action"]
 class Reading:
     """``kind``: ``none`` (nothing changed, or nothing a move explains), ``legal``, ``illegal``,
     ``roll`` (a chance action read from the dice or a coin), ``wait`` (part of the board
-    hidden at once: a hand the detector missed), ``unclear`` (pieces where no piece of the
-    game can be)."""
+    hidden at once: a hand the detector missed), ``no-dice`` (a move while a roll is awaited
+    and no dice are seen), ``unclear`` (pieces where no piece was, and no move brings one)."""
 
     kind: str
     action: Any = None  # the engine action (legal) or its JSON (illegal)
@@ -151,7 +151,7 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
         if not after.dice and game.name != "the-game" and awaits_dice(chances):
             moved = _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
             if moved.kind in ("legal", "illegal"):  # a move, and no dice to read the roll from
-                return Reading("unclear", note="a roll is awaited and no dice are seen on the table; the move "
+                return Reading("no-dice", note="a roll is awaited and no dice are seen on the table; the move "
                                "is read once they are")
             return moved
     if game.name == "the-game":

@@ -40,6 +40,21 @@ class Rolls:
 
             self._dice = SeededDice(seed)
 
+    def chance(self, game: GameRules[Any, Any], state: Any) -> Any:
+        """A chance action the engine awaits (a throw of dice that cannot be read off the
+        table), drawn with the seeded dice by the outcomes' odds; ``None`` without a seed."""
+        if self._dice is None:
+            return None
+        outcomes = list(game.chance_outcomes(state))
+        if not outcomes:
+            return None
+        r = (self._dice.roll(1_000_000, "the awaited roll") - 0.5) / 1_000_000
+        for action, p in outcomes:
+            r -= p
+            if r < 0:
+                return action
+        return outcomes[-1][0]
+
     def roll(self, sides: int, what: str) -> int:
         if self.given:
             return self.given.pop(0)
@@ -223,6 +238,11 @@ class LivePipeline:
             return
         state0, base0 = self.state, self.base
         reading = infer(self.game, self.state, self.base, seen)
+        if reading.kind == "no-dice":  # a roll awaited and no dice seen: rolled here with --roll-dice
+            drawn = self.rolls.chance(self.game, self.state)
+            reading = replace(reading, kind="unclear") if drawn is None else Reading(
+                "roll", drawn, self.game.action_to_json(drawn), self.game.verdict(self.state, drawn),
+                note="rolled by the referee: no dice seen")
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading
@@ -314,8 +334,8 @@ class LivePipeline:
         self.last_move = reading
         text = " ".join(e.text for e in step.events) or self.game.notation(reading.action)
         self._announce(result, text, "legal")
-        if reading.note:  # a detector doubt: for the log, not for the players
-            self._event("doubt", action=reading.action_json, note=reading.note)
+        if reading.note:  # a detector doubt, a roll drawn here: for the log, not for the players
+            self._event("reading-note", action=reading.action_json, note=reading.note)
         if self.record is not None:
             self.record.action(reading.action_json, step.rolls_used, text)
         outcome = self.game.outcome(self.state)

@@ -265,3 +265,21 @@ def test_a_wormholes_coin_turned_over_is_read_as_its_reveal() -> None:
     assert [(r.kind, r.action_json) for r in pipe.readings if r.kind != "none"] == [
         ("roll", {"type": "reveal", "at": coin, "value": 1})]
     assert pipe.game.to_move(pipe.state) != ("chance",)
+
+
+def test_with_no_dice_seen_the_referee_rolls_when_given_a_seed() -> None:
+    from tabletop.live.pipeline import Rolls
+
+    pipe, m = pipeline("when-gods-collide")
+    pipe.rolls = Rolls(seed=7)
+    frames = [_copy(f) for f in truth_frames("when-gods-collide")]
+    for f in frames:  # a detector that never finds the dice
+        f["pieces"] = [p for p in f["pieces"] if not p["class"].startswith(("chess-", "d6-", "hero-"))]
+    feed(pipe, frames)
+    kinds = [r.kind for r in pipe.readings if r.kind not in ("none", "wait")]
+    assert kinds[:2] == ["legal", "roll"] and kinds[2] in ("legal", "illegal") and len(kinds) == 3
+    roll = next(r for r in pipe.readings if r.kind == "roll")
+    assert roll.note == "rolled by the referee: no dice seen"
+    assert roll.action_json["type"] == "roll" and 1 <= roll.action_json["number"] <= 6
+    assert pipe.announced[0] == ("legal", m["moves"][0]["announcement"])
+    assert pipe.announced[1][1].startswith("Norse rolls ")
