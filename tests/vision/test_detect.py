@@ -24,7 +24,7 @@ MIN_FOUND = {  # game: (as some piece, as the right piece)
     "battle-grounds": (0.39, 0.19),
     "when-gods-collide": (0.36, 0.36),
     "wormholes": (0.3, 0.15),
-    "the-game": (0.3, 0.15),
+    "the-game": (0.26, 0.25),
 }
 
 
