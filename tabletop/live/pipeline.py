@@ -414,11 +414,11 @@ class LivePipeline:
 
 
 def _flag_key(action_json: Any) -> str:
-    """An illegal reading, as compared with the last one flagged: a point of The Game's field to
-    the half inch (the box wanders between frames)."""
+    """An illegal reading, as compared with the last one flagged. On The Game's field the piece
+    alone (with the verdict's code): its box wanders between frames, and a weak detector's
+    ghost of it elsewhere is the same illegal move."""
     if not action_json:
         return ""
-    to = action_json.get("to")
-    if isinstance(to, dict):
-        action_json = dict(action_json, to={k: round(float(v) * 2) / 2 for k, v in to.items()}, facing=None)
+    if isinstance(action_json.get("to"), dict):
+        return str(action_json.get("piece"))
     return str(action_json)
