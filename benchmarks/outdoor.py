@@ -94,10 +94,8 @@ def render_frames(seed: int, size: tuple[int, int], stream: int = 1):  # type: i
 def find_weights(given: str | None) -> Path | None:
     if given:
         return Path(given)
-    for p in (Path("models/the-game.pt"), Path("/work/runs/train-the-game/the-game.pt")):
-        if p.is_file():
-            return p
-    return None
+    shipped = Path(__file__).resolve().parents[1] / "models" / "the-game.pt"
+    return shipped if shipped.is_file() else None
 
 
 def main() -> int:
