@@ -28,6 +28,15 @@ SHORT_OF_TRUTH: dict[str, dict[str, str]] = {
         "Illegal: 1,2 to 1,4 is not a knight's L-shaped jump.":
             "the engine waits for the roll, so the move after it is not read",
     },
+    "the-game": {
+        "R4 (observed) moves 4.41\" and ends facing 50°.":
+            "the detector reads a red piece as blue in the first picture and misses two pieces after "
+            "R4's move, so the move is not read",
+        "Illegal: B1 is observed and may move up to 6.00\"; it moved 8.48\", 2.48\" too far "
+        "(tolerance 0.25\").":
+            "red's move was not read, so B1's move is judged out of turn (\"B1 belongs to blue, but "
+            "it is red's go.\") instead of too far",
+    },
 }
 
 
