@@ -131,6 +131,8 @@ def _parse(text: str, source: str) -> GameRecord:
         obj = _load_line(raw, number)
         if header is None:
             header, header_line = _header(obj, number), number
+        elif isinstance(obj, dict) and "undo" in obj:
+            _undo(obj, number, entries)
         else:
             entries.append(_entry(obj, number))
     if header is None:
@@ -139,6 +141,22 @@ def _parse(text: str, source: str) -> GameRecord:
             'the record is empty: its first line must be a header such as {"game": "oneworld"}',
         )
     return GameRecord(header, tuple(entries), source, header_line)
+
+
+def _undo(obj: dict[str, Any], number: int, entries: list[RecordEntry]) -> None:
+    """An undo line (written by the live referee: ``{"undo": ACTION, "comment": ...}``) takes
+    back the last action still standing, which must be ``ACTION``."""
+    where = f"line {number}"
+    _reject_unknown(obj, frozenset({"undo", "comment"}), where)
+    if not entries:
+        raise RecordError(f"{where}: undo", "there is no action to take back")
+    if obj["undo"] != entries[-1].action:
+        raise RecordError(
+            f"{where}: undo",
+            f"takes back {json.dumps(obj['undo'])}, but the last action standing (line "
+            f"{entries[-1].line}) is {json.dumps(entries[-1].action)}",
+        )
+    entries.pop()
 
 
 def _load_line(raw: str, number: int) -> Any:

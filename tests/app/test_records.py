@@ -133,3 +133,27 @@ def test_bundled_records_are_found_as_package_data():
 def test_unknown_bundled_record():
     with pytest.raises(RecordError, match="no bundled record for 'nope'"):
         bundled_record("nope")
+
+
+def test_an_undo_line_takes_back_the_last_action_standing():
+    text = "\n".join([
+        '{"game": "wormholes"}',
+        '{"action": {"type": "a"}}',
+        '{"action": {"type": "b"}, "rolls": [4]}',
+        '{"undo": {"type": "b"}, "comment": "undone: b"}',
+        '{"action": {"type": "c"}}',
+    ])
+    record = parse_record(text)
+    assert [(e.line, e.action) for e in record.entries] == [(2, {"type": "a"}), (5, {"type": "c"})]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"game": "x"}\n{"undo": {"type": "a"}}', "line 2: undo: there is no action to take back"),
+    ('{"game": "x"}\n{"action": {"type": "a"}}\n{"undo": {"type": "b"}}',
+     'line 3: undo: takes back {"type": "b"}, but the last action standing (line 2) is {"type": "a"}'),
+    ('{"game": "x"}\n{"action": 1}\n{"undo": 1, "rolls": [2]}', "line 3: rolls"),
+])
+def test_a_wrong_undo_line_is_named(text: str, message: str) -> None:
+    with pytest.raises(RecordError) as err:
+        parse_record(text)
+    assert message in str(err.value)
