@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -90,6 +90,8 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                       help="seconds a position must stay still with no hand (default 0.3)")
     play.add_argument("--pose", metavar="FILE", help="a fixed board pose (JSON from 'tabletop calibrate board' "
                       "or 'calibrate field') instead of tracking the kit's markers")
+    play.add_argument("--calibration", metavar="FILE", help="the camera's calibration (from 'tabletop calibrate "
+                      "camera'): every frame is undistorted before the board and pieces are read")
     play.add_argument("--weights", metavar="FILE", help="detector weights (default: the game's shipped model)")
     play.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
     play.set_defaults(run=run_play)
@@ -134,6 +136,22 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
 
     return LivePipeline(game, state, detector.detect, locate, mapper, audio=audio, record=record,
                         rolls=rolls, window_s=window_s, log=say)
+
+
+def _camera(path: str) -> Any:
+    from calibration.camera import CalibrationError, CameraCalibration
+
+    try:
+        return CameraCalibration.load(path)
+    except CalibrationError as err:
+        raise InputError("--calibration", str(err)) from None
+
+
+def undistorted(source: Iterable[tuple[Any, float]], camera: Any) -> Iterator[tuple[Any, float]]:
+    """``source``'s frames through ``camera.undistort`` (one remap each); a missing or
+    unreadable frame (``None``) passes as it is, for the pipeline to report."""
+    for frame, t in source:
+        yield (camera.undistort(frame) if frame is not None else None), t
 
 
 def _video_fps(args: argparse.Namespace) -> float:
@@ -212,6 +230,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
                           rolls=rolls, window_s=args.window_s, say=say)
     source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                          pattern=args.glob)
+    if args.calibration:
+        source = undistorted(source, _camera(args.calibration))
     show = not args.no_window and has_display()
     if not args.no_window and not show:
         say("no display: running without a window (use --no-window --out DIR for annotated frames)")
