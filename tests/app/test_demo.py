@@ -28,6 +28,11 @@ SHORT_OF_TRUTH: dict[str, dict[str, str]] = {
         "Illegal: 1,2 to 1,4 is not a knight's L-shaped jump.":
             "the engine waits for the roll, so the move after it is not read",
     },
+    "wormholes": {
+        "Illegal: The Moons die says 3, so the ship goes exactly 3 cell(s); 6,7 is 4 away.":
+            "the detector finds almost no ships (pawns: 6 of 189 Moons pawns in its held-out set), so "
+            "the Moons ship's move is not seen",
+    },
     "the-game": {
         "R4 (observed) moves 4.41\" and ends facing 50°.":
             "the detector reads a red piece as blue in the first picture and misses two pieces after "

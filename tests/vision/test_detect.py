@@ -23,7 +23,7 @@ MIN_FOUND = {  # game: (as some piece, as the right piece)
     "oneworld": (0.33, 0.17),
     "battle-grounds": (0.39, 0.19),
     "when-gods-collide": (0.36, 0.36),
-    "wormholes": (0.3, 0.15),
+    "wormholes": (0.14, 0.09),
     "the-game": (0.26, 0.25),
 }
 
