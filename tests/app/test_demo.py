@@ -62,9 +62,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, GameRun], 
 def test_the_demo_announces_what_the_ground_truth_says(demo, game: str) -> None:
     runs, _, _ = demo
     run = runs[game]
-    if not _shipped(game):
-        assert run.skipped == f"no detector shipped (models/{game}.pt)"
-        pytest.skip(f"models/{game}.pt is not shipped")
+    assert _shipped(game), f"models/{game}.pt is missing: every game ships a detector"
     assert not run.skipped
     missed = {c.expected.text for c in run.checks if not c.matched}
     short = SHORT_OF_TRUTH.get(game, {})
@@ -87,9 +85,8 @@ def test_the_demo_writes_frames_an_mp4_and_a_wav(demo, game: str) -> None:
     import cv2
 
     runs, _, out = demo
-    if runs[game].skipped:
-        pytest.skip(runs[game].skipped)
     run = runs[game]
+    assert not run.skipped, run.skipped
     frames = sorted((out / game).glob("frame-*.jpg"))
     assert len(frames) == run.frames == 5 * len(expected_frames(game))
     video = cv2.VideoCapture(str(out / f"{game}.mp4"))
@@ -125,9 +122,7 @@ def test_the_demo_summary_says_what_matched_and_what_was_skipped(demo) -> None:
 
 
 def test_tabletop_demo_on_one_game_from_the_command_line(tmp_path: Path, monkeypatch) -> None:
-    game = next((g for g in DEMO_GAMES if _shipped(g)), None)
-    if game is None:
-        pytest.skip("no detector shipped")
+    game = "oneworld"
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
     assert main(["demo", "--game", game, "--out", str(tmp_path / "d")]) == 0
@@ -184,3 +179,15 @@ def test_the_demo_with_a_perfect_detector_hears_every_announcement(monkeypatch, 
     assert [c.status for c in run.checks] == (
         ["same move"] * 2 if game == "the-game" else ["same words"] * len(run.checks))  # measured inches
     assert not run.extra
+
+
+def test_a_game_without_a_shipped_detector_is_skipped_saying_so(tmp_path: Path, monkeypatch) -> None:
+    def missing(game: str) -> Path:
+        raise models.ModelNotFoundError(game)
+
+    monkeypatch.setattr(models, "weights_path", missing)
+    lines: list[str] = []
+    (run,) = play_samples(["wormholes"], tmp_path, lines.append)
+    assert run.skipped == "no detector shipped (models/wormholes.pt)"
+    assert not run.checks and not (tmp_path / "wormholes.mp4").exists()
+    assert any("skipped: no detector shipped (models/wormholes.pt)" in li for li in lines)
