@@ -9,12 +9,13 @@ produce (too many pieces in one cell, more pieces of a kind than there were).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
+from vision.detect_eval import box_iou
 from vision.detections import Detections
 
 __all__ = ["MAX_PER_CELL", "BoardMapper", "Geometry", "SeenBoard", "SeenPiece", "implausible"]
@@ -200,12 +201,9 @@ def _same_box_once(pieces: list[SeenPiece]) -> list[SeenPiece]:
     return [p for p in pieces if id(p) in keep]
 
 
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """IoU of two boxes (x0, y0, x1, y1), by :func:`vision.detect_eval.box_iou`."""
+    return float(box_iou(np.asarray(a, float), np.asarray(b, float))[0, 0])
 
 
 def _board_facing(geometry: Geometry, anchor: np.ndarray, image_deg: float, at: tuple[float, float]) -> float:

@@ -35,6 +35,7 @@ from rules.geometry import FieldPoint
 from rules.the_game.shapes import Footprint
 from tabletop.outdoor.dots import refine_dot
 from tabletop.outdoor.view import FieldView
+from vision.detect_eval import box_iou
 
 __all__ = ["PieceReading", "ReadingConfig", "name_pieces", "read_pieces"]
 
@@ -161,12 +162,9 @@ def _one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou:
     return sorted(out)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """IoU of two boxes (x0, y0, x1, y1), by :func:`vision.detect_eval.box_iou`."""
+    return float(box_iou(np.asarray(a, float), np.asarray(b, float))[0, 0])
 
 
 def name_pieces(readings: Sequence[PieceReading], sides: Sequence[str] = ("red", "blue")) -> list[PieceReading]:
