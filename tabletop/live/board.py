@@ -230,8 +230,8 @@ def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int
     """What in ``seen`` no legal play could produce, as sentences (empty: nothing wrong).
 
     Per cell: OneWorld at most ``stacking_limit`` children (Stone, Blade, Fog) of one side in
-    a hex; Wormholes one wormhole coin per cell; When Gods Collide and Battle Grounds one piece
-    per square."""
+    a hex; Wormholes one wormhole coin per cell; When Gods Collide (Seth tokens aside) and Battle
+    Grounds one piece per square."""
     problems: list[str] = []
     if seen.game == "oneworld":
         children = Counter((p.cell, p.cls.split("-")[0]) for p in seen.pieces
@@ -244,7 +244,8 @@ def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int
         problems += [f"{n} coins in {cell} (at most 1)" for cell, n in sorted(coins.items()) if n > 1]
     else:
         limit = MAX_PER_CELL.get(seen.game)
-        per_cell = Counter(p.cell for p in seen.pieces if p.cell is not None)
+        # a Seth token lies on a checker: it is not a second piece on the square
+        per_cell = Counter(p.cell for p in seen.pieces if p.cell is not None and not p.cls.startswith("seth-"))
         problems += [f"{n} pieces in {cell} (at most {limit})" for cell, n in sorted(per_cell.items())
                      if limit is not None and n > limit]
     # more pieces than there were (OneWorld brings reinforcements), by at least two: one box too

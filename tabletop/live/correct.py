@@ -8,7 +8,9 @@ legal actions that explain the change between two seen boards, best first:
 1. a piece that left one place and one that arrived elsewhere, the action moving the engine's
    piece from the first to the second (the same class first, then another class);
 2. only one end seen: an action from a place a piece left, or to a place a piece arrived
-   at (the detector missed the other end).
+   at (the detector missed the other end);
+3. last, the illegal readings: an engine piece from a place a piece left to a place one
+   arrived at, where the rules do not allow it (the referee called legal what was not).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from rules.core import GameRules
 from tabletop.live.board import SeenBoard
-from tabletop.live.infer import Reading, diff, locations
+from tabletop.live.infer import Reading, diff, locations, move_action
 
 __all__ = ["other_readings"]
 
@@ -48,8 +50,8 @@ def _ends(game: str, aj: Mapping[str, Any], where: Mapping[str, Any]) -> tuple[A
 
 def other_readings(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard,
                    chosen: Reading | None = None) -> list[Reading]:
-    """The legal readings of ``before`` -> ``after`` from engine ``state``, best first,
-    without ``chosen``'s action."""
+    """The other readings of ``before`` -> ``after`` from engine ``state``, best first (the
+    legal ones, then the illegal ones), without ``chosen``'s action."""
     name = game.name
     gone, came = diff(before, after)
     if not gone and not came:
@@ -81,5 +83,30 @@ def other_readings(game: GameRules[Any, Any], state: Any, before: SeenBoard, aft
             continue
         reading = Reading("legal", action, aj, game.verdict(state, action), frm, to, note)
         ranked.append((rank, i, reading))
+    seen_json = {_key(r.action_json) for _, _, r in ranked} | {_key(skip)}
+    for k, (piece, frm) in enumerate(sorted(where.items(), key=lambda kv: str(kv[0]))):
+        if not any(_same(name, at, frm) for at, _ in gone):
+            continue
+        for at, cls in came:
+            if _same(name, at, frm):
+                continue
+            aj = move_action(name, str(piece), frm, at)
+            if _key(aj) in seen_json:
+                continue
+            try:
+                action = game.action_from_json(aj)
+                verdict = game.verdict(state, action)
+            except Exception:  # noqa: BLE001, S112 - the engine may refuse such a reading in any way
+                continue
+            if verdict.legal:
+                continue
+            seen_json.add(_key(aj))
+            ranked.append(((2, 0), k, Reading("illegal", action, aj, verdict, frm, at, f"{cls} seen at {at}")))
     ranked.sort(key=lambda r: (r[0], r[1]))
     return [r for _, _, r in ranked]
+
+
+def _key(aj: Any) -> str:
+    import json
+
+    return json.dumps(aj, sort_keys=True, default=str)

@@ -31,11 +31,12 @@ COSTS = {
     "miss": 1.0,           # a piece seen at the last position and not now (a missed box)
     "still_missed": 0.3,   # a piece the engine has there, missed before and now
     "unexplained": 1.5,    # a piece seen where nothing should be (a false box, or a move not read)
+    "crowded": 1.5,        # a piece of a new kind seen beside those a cell held (a move onto it not read)
     "still_there": 3.0,    # the mover still seen on the cell it left
     "not_arrived": 2.0,    # nothing new seen where the mover arrives
     "other_kind": 0.3,     # what arrived is of the mover's side, another kind (a level misread)
     "other_side": 1.0,     # what arrived looks like another side's piece
-    "class_only": 0.5,     # an arrival on a cell seen as full as before: only the class changed
+    "class_only": 0.5,     # a cell seen as full as before and a kind new to it: only the class changed
     "illegal": 1.0,        # how much a legal reading is preferred to an illegal one
     "margin": 0.5,         # how much better than "nothing changed" a move must explain the board
     "second_margin": 1.5,  # the same for a second move in one position: clearly left and arrived
@@ -177,7 +178,18 @@ class Scene:
             return COSTS["miss"] if seen_before else COSTS["still_missed"]
         if not expect and seen_now:
             return COSTS["still_there"] if seen_before else COSTS["unexplained"]
+        if expect and seen_now and self.arrived(cell):
+            # a kind new to the cell: beside what was there (crowded), or in its place (a piece
+            # put on another hides it, or a class misread: weaker evidence)
+            return COSTS["crowded"] if self.crowded(cell) else COSTS["class_only"]
         return 0.0
+
+    def crowded(self, cell: Any) -> bool:
+        """More pieces seen at ``cell`` than the last position and the engine put there, one
+        of them of a kind not there before: something was put on an occupied cell."""
+        now = sum(self.after.get(cell, Counter()).values())
+        held = max(sum(self.before.get(cell, Counter()).values()), len(self.engine.get(cell, [])))
+        return now > held and bool(self.arrived(cell))
 
     def _expect(self, cell: Any) -> bool:
         return bool(self.before.get(cell)) or bool(self.engine.get(cell))
@@ -192,25 +204,38 @@ class Scene:
             return self.none_cost() + COSTS["still_there"]
         mover = self.classes.get(piece)
         rest = sum(self._cell(c, self._expect(c)) for c in self.cells() if c not in (frm, to))
-        return rest + self._left(piece, frm, mover) + self._arrived(to, mover)
+        return rest + self._left(piece, frm, mover) + self._arrived(to, mover, frm)
 
     def _left(self, piece: Any, frm: Any, mover: str | None) -> float:
         others = [p for p in self.engine.get(frm, []) if p != piece]
         seen_before = self.before.get(frm, Counter())
         still = bool(others) or sum(seen_before.values()) >= 2
         cost = self._cell(frm, still)
-        if still and mover is not None and seen_before[mover] and not self.shrank(frm)[mover]:
-            cost += COSTS["other_kind"]  # the mover's kind is still seen on the stack it left
+        if still and mover is not None and seen_before[mover] and not self.shrank(frm)[mover] \
+                and seen_before[mover] >= self.alike(frm, mover):
+            cost += COSTS["other_kind"]  # the mover's kind is still seen, as often, on the stack it left
         return cost
 
-    def _arrived(self, to: Any, mover: str | None) -> float:
+    def alike(self, cell: Any, kind: str) -> int:
+        """How many of the engine's pieces at ``cell`` are of class ``kind``."""
+        return sum(self.classes.get(p) == kind for p in self.engine.get(cell, []))
+
+    def undercounted(self, cell: Any, kind: str) -> bool:
+        """Whether the last seen board showed fewer pieces of ``kind`` at ``cell`` than the engine
+        has there (like counters stacked and read as one): one may leave unseen."""
+        return self.before.get(cell, Counter())[kind] < self.alike(cell, kind)
+
+    def _arrived(self, to: Any, mover: str | None, frm: Any = None) -> float:
         new = self.arrived(to)
         if not new:
             return COSTS["not_arrived"]
         seen_now = sum(self.after.get(to, Counter()).values())
         cost = 0.0
-        if seen_now <= max(sum(self.before.get(to, Counter()).values()), len(self.engine.get(to, []))):
-            cost = COSTS["class_only"]  # no more pieces there than before: only a class says so
+        if seen_now <= max(sum(self.before.get(to, Counter()).values()), len(self.engine.get(to, []))) \
+                and not (mover is not None and new[mover] and self.shrank(frm)[mover]):
+            # no more pieces there than before, and the mover's kind not seen to leave its
+            # cell: only a class says so (a piece put on another may hide it)
+            cost = COSTS["class_only"]
         if mover is None or new[mover]:
             return cost
         if any(side_of(c) == side_of(mover) for c in new):

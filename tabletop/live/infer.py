@@ -186,7 +186,9 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
         candidates.append((scene.move_cost(piece, ft[0], ft[1]), 0, piece, ft[0], ft[1], a))
     arrivals = scene.arrivals()
     for piece, cell in where.items():
-        for to in arrivals if cell in changed else ():
+        # a piece may leave a stack unseen when the stack's like pieces were read as fewer
+        unseen = cell not in changed and scene.undercounted(cell, scene.classes.get(piece, ""))
+        for to in arrivals if cell in changed or unseen else ():
             if to != cell and (piece, cell, to) not in moves:
                 candidates.append((scene.move_cost(piece, cell, to) + COSTS["illegal"], 1, piece, cell, to, None))
     best: Reading | None = None

@@ -377,7 +377,8 @@ class LivePipeline:
 
     def accept_other(self) -> str:
         """Accept the next other reading of the last move (:mod:`tabletop.live.correct`): the
-        first reading is taken back when it was played, the other one played and announced.
+        first reading is taken back when it was played, the other one played and announced
+        (an illegal one is flagged, and the position stays as it was before the move).
         Pressed again, the next reading (and at the end the first one again). Returns what
         happened, for the player."""
         c = self._corrections
@@ -390,7 +391,7 @@ class LivePipeline:
             c.others = [first] if first.kind == "legal" else []
             c.others[:0] = other_readings(self.game, state0, base0, seen, first)
         if not c.others or (len(c.others) == 1 and c.others[0] is c.current):
-            return "no other legal reading of the last move"
+            return "no other reading of the last move"
         nxt = c.others[c.index % len(c.others)]
         c.index += 1
         if nxt is c.current:
@@ -401,7 +402,11 @@ class LivePipeline:
         c.pending_key = None
         self.state, self.base = state0, base0
         result = FrameResult(self.frames, time.monotonic(), "accepted")
-        self._play(nxt, seen, result)
+        if nxt.kind == "illegal":  # the move was not legal after all: flagged, the position kept
+            self.last_flagged = None
+            self._flag(nxt, result)
+        else:
+            self._play(nxt, seen, result)
         played = self.state is not state0
         c.current, c.current_played = nxt, played
         self._event("accept-other", action=nxt.action_json, played=played)

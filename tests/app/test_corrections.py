@@ -88,7 +88,9 @@ def test_accept_the_other_reading_of_a_legal_move(tmp_path: Path) -> None:
     feed(pipe, frames[:6])
     first = pipe.last_move
     others = other_readings(engine, start, pipe._corrections.context[1], pipe._corrections.context[2], first)
-    assert others and all(o.kind == "legal" and o.action_json != first.action_json for o in others)
+    assert others and all(o.action_json != first.action_json for o in others)
+    kinds = [o.kind for o in others]
+    assert kinds[0] == "legal" and kinds == sorted(kinds, key=lambda k: k != "legal")  # legal ones first
     said = pipe.accept_other()
     assert said.startswith("other reading: ")
     want = engine.apply(start, others[0].action, Rolls([4])).state  # the fault roll, if it crosses one
@@ -117,6 +119,31 @@ def test_accept_a_legal_reading_of_a_move_read_as_illegal() -> None:
     assert pipe.state is not before
     assert pipe.last_move.kind == "legal" and pipe.last_move.action_json["piece"] == "B2"
     assert pipe.announced[-1][0] == "legal"
+
+
+def test_accept_an_illegal_reading_of_a_move_read_as_legal() -> None:
+    """Pressed until the illegal reading comes: the legal move is taken back, the illegal one
+    is flagged with the rules' reason, and the position is the one before the move."""
+    pipe, _ = pipeline("oneworld")
+    engine, start = pipe.game, pipe.state
+    frames = truth_frames("oneworld")
+    # a BORG Stone that never moves is missed from the second frame on: it could have gone
+    # where the Blade landed, and that move would be illegal
+    stone = next(p for p in frames[0]["pieces"] if p["class"] == "borg-stone" and p["in_labels"]
+                 and not any(q["cell"] == p["cell"] and q is not p for q in frames[0]["pieces"]))
+    missed = [dict(f, pieces=[p for p in f["pieces"] if p["cell"] != stone["cell"]]) for f in frames[1:6]]
+    feed(pipe, frames[:1] + missed)
+    first = pipe.last_move
+    assert first.kind == "legal" and first.action_json["piece"] == "B11"
+    others = other_readings(engine, start, pipe._corrections.context[1], pipe._corrections.context[2], first)
+    illegal = [o for o in others if o.kind == "illegal"]
+    assert illegal and all(not engine.verdict(start, o.action).legal for o in illegal)
+    for _ in range(others.index(illegal[0]) + 1):
+        said = pipe.accept_other()
+    assert said.startswith("the other reading was not played: Illegal: ")
+    assert pipe.announced[-1] == ("illegal", f"Illegal: {illegal[0].verdict.message}")
+    assert engine.state_to_json(pipe.state) == engine.state_to_json(start)
+    assert pipe.last_move.kind == "illegal"
 
 
 def test_accept_with_nothing_to_correct() -> None:

@@ -283,3 +283,85 @@ def test_with_no_dice_seen_the_referee_rolls_when_given_a_seed() -> None:
     assert roll.action_json["type"] == "roll" and 1 <= roll.action_json["number"] <= 6
     assert pipe.announced[0] == ("legal", m["moves"][0]["announcement"])
     assert pipe.announced[1][1].startswith("Norse rolls ")
+
+
+def test_a_ship_put_on_a_coin_no_move_reaches_is_an_illegal_move() -> None:
+    """A cell that already holds a coin gains a ship: the seen board changed there even though
+    the cell was occupied before, so the move is read (and refused), not met with silence."""
+    pipe, _ = pipeline("wormholes")
+    frames = truth_frames("wormholes")
+    t = feed(pipe, frames[:1])
+    game, state = pipe.game, pipe.state
+    moves = [game.action_to_json(a) for a in game.legal_actions(state)]
+    ship = moves[0]["ship"]
+    reachable = {m["to"] for m in moves if m.get("ship") == ship}
+    frame = _copy(frames[0])
+    pawn = next(p for p in frame["pieces"] if p["class"] == f"pawn-{ship}")
+    coin = next(p for p in frame["pieces"] if p["class"].startswith("coin-") and p["cell"] not in reachable
+                and p["cell"] != pawn["cell"])
+    cx, cy = (coin["box"][0] + coin["box"][2]) / 2, (coin["box"][1] + coin["box"][3]) / 2
+    w = pawn["box"][2] - pawn["box"][0]
+    h = pawn["box"][3] - pawn["box"][1]
+    pawn["box"] = [cx - w / 2, cy - h, cx + w / 2, cy]  # the pawn stands on the coin
+    pawn["cell"] = coin["cell"]
+    feed(pipe, [frame], t)
+    kind, _text = pipe.announced[-1]
+    assert kind == "illegal"
+    assert pipe.readings[-1].kind == "illegal"
+    assert pipe.readings[-1].action_json == {"type": "move", "ship": ship, "to": coin["cell"]}
+
+
+def test_a_seth_token_on_a_checker_is_not_a_second_piece() -> None:
+    from tabletop.live.board import SeenBoard, SeenPiece, implausible
+
+    box = (0.0, 0.0, 10.0, 10.0)
+    before = SeenBoard("when-gods-collide", (SeenPiece("greek", "c3", (5, 5), box),))
+    after = SeenBoard("when-gods-collide", (SeenPiece("greek", "c3", (5, 5), box),
+                                            SeenPiece("seth-norse", "c3", (5, 6), box)))
+    assert implausible(after, before) == []
+    two = SeenBoard("when-gods-collide", after.pieces[:1] + (SeenPiece("norse", "c3", (5, 6), box),))
+    assert implausible(two, before) == ["2 pieces in c3 (at most 1)"]
+
+
+def _explains(scene: Any, piece: str, frm: str, to: str) -> bool:
+    """Whether relocating ``piece`` is read as an illegal move: it beats "nothing changed" by
+    the margin even after the cost of being illegal."""
+    from tabletop.live.explain import COSTS
+
+    return scene.move_cost(piece, frm, to) + COSTS["illegal"] <= scene.none_cost() - COSTS["margin"]
+
+
+def test_a_counter_leaving_a_stack_read_as_one_counter_explains_its_arrival() -> None:
+    """Two BORG Stones stacked in 0101 were seen as one; one of them turns up in 0505 and the
+    stack still shows one: the move is read, though the stack looks the same."""
+    from collections import Counter
+
+    from tabletop.live.explain import Scene
+
+    scene = Scene({"0101": Counter({"borg-stone": 1})},
+                  {"0101": Counter({"borg-stone": 1}), "0505": Counter({"borg-stone": 1})},
+                  {"0101": ["B1", "B2"]}, {"B1": "borg-stone", "B2": "borg-stone"})
+    assert scene.undercounted("0101", "borg-stone")
+    assert _explains(scene, "B1", "0101", "0505")
+    # both were seen: the stack must shrink for one to have left
+    seen_both = Scene({"0101": Counter({"borg-stone": 2})},
+                      {"0101": Counter({"borg-stone": 2}), "0505": Counter({"borg-stone": 1})},
+                      {"0101": ["B1", "B2"]}, {"B1": "borg-stone", "B2": "borg-stone"})
+    assert not seen_both.undercounted("0101", "borg-stone")
+    assert not _explains(seen_both, "B1", "0101", "0505")
+
+
+def test_a_counter_put_on_a_god_that_it_hides_is_read() -> None:
+    from collections import Counter
+
+    from tabletop.live.explain import Scene
+
+    before = {"0606": Counter({"chez-stone": 1}), "0823": Counter({"borg-god": 1})}
+    engine = {"0606": ["C12"], "0823": ["borg-god"]}
+    classes = {"C12": "chez-stone", "borg-god": "borg-god"}
+    hidden = Scene(before, {"0823": Counter({"chez-stone": 1})}, engine, classes)
+    assert _explains(hidden, "C12", "0606", "0823")
+    # the same class change with the counter still seen where it was: a misread, not a move
+    misread = Scene(before, {"0606": Counter({"chez-stone": 1}), "0823": Counter({"chez-stone": 1})},
+                    engine, classes)
+    assert not _explains(misread, "C12", "0606", "0823")
