@@ -118,12 +118,17 @@ class BoardMapper:
                                        "position_source": {"options": dict(options or {})}})
         return cls(game, cells, size, names)
 
-    def map(self, det: Detections, geometry: Geometry, board_polygon: np.ndarray | None = None) -> SeenBoard:
+    def map(self, det: Detections, geometry: Geometry, board_polygon: np.ndarray | None = None,
+            image_size: tuple[int, int] | None = None) -> SeenBoard:
+        """The seen board of one frame's detections. The Game, given the frame's
+        ``image_size`` (width, height): each piece where the prism casting its box stands,
+        not where its box centre meets the ground (:func:`tabletop.outdoor.readings.lift_boxes`)."""
         names = _class_names(det, self.names)
         keep = det.confidence >= self.min_confidence
         pieces: list[SeenPiece] = []
         dice: list[str] = []
         hands: list[tuple[float, float, float, float]] = []
+        lifted = None
         if len(det):
             box = det.xyxy
             anchors = det.anchors("center").copy()
@@ -131,6 +136,10 @@ class BoardMapper:
                 if name.startswith(STANDING_PREFIXES):  # a point a little above the foot
                     anchors[i, 1] = box[i, 3] - 0.15 * (box[i, 3] - box[i, 1])
             board_pts = geometry.image_to_board(anchors) if len(anchors) else anchors
+            if self.game == "the-game" and image_size is not None:
+                lifted = _lift(det, geometry, image_size)
+                if lifted is not None:
+                    board_pts = lifted[0]
         for i, name in enumerate(names):
             if not keep[i]:
                 continue
@@ -143,7 +152,9 @@ class BoardMapper:
                 continue
             x, y = (float(v) for v in board_pts[i])
             facing = None
-            if det.keypoints is not None and det.keypoints.shape[1] and det.keypoints[i, 0, 2] > 0:
+            if lifted is not None:
+                facing = None if not np.isfinite(lifted[1][i]) else float(lifted[1][i])
+            elif det.keypoints is not None and det.keypoints.shape[1] and det.keypoints[i, 0, 2] > 0:
                 bx, by = geometry.image_to_board(det.keypoints[i, :1, :2])[0]  # the front dot
                 facing = float(np.degrees(np.arctan2(by - y, bx - x)) % 360.0)
             elif det.facing is not None and np.isfinite(det.facing[i]):
@@ -160,6 +171,33 @@ class BoardMapper:
         pieces = _one_read(pieces, self.game)
         over = any(_box_over(h, board_polygon) for h in hands) if board_polygon is not None else bool(hands)
         return SeenBoard(self.game, tuple(pieces), tuple(sorted(dice)), tuple(hands), over)
+
+
+def _lift(det: Detections, geometry: Any, image_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The Game's pieces read from their boxes and dots on the field (inches), or ``None``
+    when the geometry is not a plain homography of an undistorted frame."""
+    from calibration.pose import BoardPose
+    from tabletop.outdoor.readings import lift_boxes
+    from tabletop.outdoor.view import FieldView
+
+    pose, k = getattr(geometry, "pose", None), getattr(geometry, "k", None)
+    if pose is None:
+        h = getattr(geometry, "h", None)
+        if h is None or getattr(geometry, "dist", None) is not None:
+            return None
+        try:
+            pose = BoardPose.from_homography(np.linalg.inv(h), "inch", (24.0, 24.0))
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+    dots = None
+    if det.keypoints is not None and det.keypoints.shape[1]:
+        kp = det.keypoints[:, 0, :]
+        dots = np.where((kp[:, 2] > 0)[:, None], kp[:, :2], np.nan)
+    try:
+        view = FieldView.from_pose(pose, image_size, k)
+        return lift_boxes(det.xyxy, dots, view)
+    except (np.linalg.LinAlgError, ValueError):
+        return None
 
 
 def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:

@@ -196,7 +196,7 @@ class LivePipeline:
         result.view = view
         try:
             det = self.detect(frame)
-            seen = self.mapper.map(det, view.geometry, view.polygon)
+            seen = self.mapper.map(det, view.geometry, view.polygon, _image_size(frame))
         except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
             self.log(result.message)
@@ -427,3 +427,13 @@ def _flag_key(action_json: Any) -> str:
     if isinstance(action_json.get("to"), dict):
         return str(action_json.get("piece"))
     return str(action_json)
+
+
+def _image_size(frame: Any) -> tuple[int, int] | None:
+    """(width, height) of a frame: an image, or a rendered frame's description with its
+    ``image_size``; ``None`` when it has none."""
+    if isinstance(frame, dict):
+        size = frame.get("image_size")
+        return (int(size[0]), int(size[1])) if size else None
+    shape = getattr(frame, "shape", None)
+    return (int(shape[1]), int(shape[0])) if shape is not None and len(shape) >= 2 else None
