@@ -188,8 +188,16 @@ class Scene:
         """More pieces seen at ``cell`` than the last position and the engine put there, one
         of them of a kind not there before: something was put on an occupied cell."""
         now = sum(self.after.get(cell, Counter()).values())
-        held = max(sum(self.before.get(cell, Counter()).values()), len(self.engine.get(cell, [])))
-        return now > held and bool(self.arrived(cell))
+        return now > self._held(cell) and bool(self._fresh(cell))
+
+    def _held(self, cell: Any) -> int:
+        return max(sum(self.before.get(cell, Counter()).values()), len(self.engine.get(cell, [])))
+
+    def _fresh(self, cell: Any) -> set[str]:
+        """Kinds arrived at ``cell`` that neither the last position nor the engine had there
+        (one more of a kind already there may be one piece read twice)."""
+        had = set(self.before.get(cell, Counter())) | {self.classes.get(p, "") for p in self.engine.get(cell, [])}
+        return {k for k in self.arrived(cell) if k not in had}
 
     def _expect(self, cell: Any) -> bool:
         return bool(self.before.get(cell)) or bool(self.engine.get(cell))
@@ -231,10 +239,12 @@ class Scene:
             return COSTS["not_arrived"]
         seen_now = sum(self.after.get(to, Counter()).values())
         cost = 0.0
-        if seen_now <= max(sum(self.before.get(to, Counter()).values()), len(self.engine.get(to, []))) \
-                and not (mover is not None and new[mover] and self.shrank(frm)[mover]):
-            # no more pieces there than before, and the mover's kind not seen to leave its
-            # cell: only a class says so (a piece put on another may hide it)
+        if seen_now <= self._held(to):
+            if not (mover is not None and new[mover] and self.shrank(frm)[mover]):
+                # no more pieces there than before, and the mover's kind not seen to leave its
+                # cell: only a class says so (a piece put on another may hide it)
+                cost = COSTS["class_only"]
+        elif not self._fresh(to):  # one more of a kind already there: a double read looks the same
             cost = COSTS["class_only"]
         if mover is None or new[mover]:
             return cost

@@ -365,3 +365,24 @@ def test_a_counter_put_on_a_god_that_it_hides_is_read() -> None:
     misread = Scene(before, {"0606": Counter({"chez-stone": 1}), "0823": Counter({"chez-stone": 1})},
                     engine, classes)
     assert not _explains(misread, "C12", "0606", "0823")
+
+
+def test_one_more_box_of_a_kind_already_on_a_cell_does_not_make_an_illegal_move() -> None:
+    """A Stone leaves 0821 and its arrival is missed; the Stone on 1121 is read twice. One
+    more box of a kind a cell already shows may be one piece read twice: no illegal call."""
+    from collections import Counter
+
+    from tabletop.live.explain import Scene
+
+    before = {"0821": Counter({"borg-stone": 1}), "1121": Counter({"borg-stone": 1})}
+    engine = {"0821": ["B8"], "1121": ["B9"]}
+    classes = {"B8": "borg-stone", "B9": "borg-stone"}
+    doubled = Scene(before, {"1121": Counter({"borg-stone": 2})}, engine, classes)
+    assert not doubled.crowded("1121")
+    assert not _explains(doubled, "B8", "0821", "1121")
+    # a kind the cell did not show is a piece put there
+    joined = Scene({"0821": Counter({"borg-blade": 1}), "1121": Counter({"borg-stone": 1})},
+                   {"1121": Counter({"borg-stone": 1, "borg-blade": 1})}, engine,
+                   {"B8": "borg-blade", "B9": "borg-stone"})
+    assert joined.crowded("1121")
+    assert _explains(joined, "B8", "0821", "1121")
