@@ -9,6 +9,7 @@ move reads as "back as it was", and the next move is read from the legal positio
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -162,6 +163,7 @@ class LivePipeline:
         self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
         self._hint_key: Any = None
         self._unclear = ""  # the last "cannot read" said, not said again in a row
+        self._impossible: set[str] = set()  # what was called impossible, not said again in a row
         self._corrections = Corrections()
 
     # -- output ----------------------------------------------------------------------------
@@ -230,10 +232,14 @@ class LivePipeline:
         problems = implausible(seen, self.base, limit if isinstance(limit, int) else 4, known)
         if problems:
             text = "Impossible position: " + "; ".join(problems) + "."
-            self._announce(result, text, "illegal")
-            self._event("impossible", problems=problems)
+            where = {re.sub(r"^\d+ ", "", problem) for problem in problems}  # a count may flicker
+            if not where <= self._impossible:  # something new looks wrong: say it
+                self._impossible |= where
+                self._announce(result, text, "illegal")
+                self._event("impossible", problems=problems)
             result.reading = Reading("impossible", note=text)
             return
+        self._impossible = set()
         if self._corrections.waiting(seen):  # undone, and the table not yet put back
             return
         state0, base0 = self.state, self.base

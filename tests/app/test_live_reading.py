@@ -315,12 +315,35 @@ def test_a_seth_token_on_a_checker_is_not_a_second_piece() -> None:
     from tabletop.live.board import SeenBoard, SeenPiece, implausible
 
     box = (0.0, 0.0, 10.0, 10.0)
-    before = SeenBoard("when-gods-collide", (SeenPiece("greek", "c3", (5, 5), box),))
-    after = SeenBoard("when-gods-collide", (SeenPiece("greek", "c3", (5, 5), box),
-                                            SeenPiece("seth-norse", "c3", (5, 6), box)))
+    greek, norse = SeenPiece("greek", "c3", (5, 5), box), SeenPiece("norse", "d4", (7, 7), box)
+    before = SeenBoard("when-gods-collide", (greek, norse))
+    after = SeenBoard("when-gods-collide", (greek, norse, SeenPiece("seth-norse", "c3", (5, 6), box)))
     assert implausible(after, before) == []
-    two = SeenBoard("when-gods-collide", after.pieces[:1] + (SeenPiece("norse", "c3", (5, 6), box),))
+    # the Norse checker put on the Greek one: d4 emptied, two pieces on c3
+    two = SeenBoard("when-gods-collide", (greek, SeenPiece("norse", "c3", (5, 6), box)))
     assert implausible(two, before) == ["2 pieces in c3 (at most 1)"]
+    # a second box on c3 with nothing gone anywhere: one checker read twice
+    doubled = SeenBoard("when-gods-collide", (greek, norse, SeenPiece("norse", "c3", (5, 6), box)))
+    assert implausible(doubled, before) == []
+
+
+def test_an_impossible_position_is_said_once_while_it_lasts() -> None:
+    pipe, _ = pipeline("oneworld")
+    frames = truth_frames("oneworld")
+    t = feed(pipe, frames[:1])
+    bad = _copy(frames[0])
+    stone = next(p for p in bad["pieces"] if p["class"] == "borg-stone" and p["in_labels"])
+    x0, y0, x1, y1 = stone["box"]
+    d = 0.2 * (x1 - x0)
+    for dx, dy in ((d, 0), (-d, 0), (0, d), (0, -d), (d, d)):
+        bad["pieces"].append(dict(stone, box=[x0 + dx, y0 + dy, x1 + dx, y1 + dy]))
+    fewer = _copy(bad)
+    fewer["pieces"].pop()  # one stone fewer: still too many, and nothing new is wrong
+    t = feed(pipe, [bad, fewer, bad], t)
+    impossible = [text for kind, text in pipe.announced if text.startswith("Impossible")]
+    assert len(impossible) == 1
+    feed(pipe, [frames[0], bad], t)  # the stack put right, then wrong again: said again
+    assert len([text for kind, text in pipe.announced if text.startswith("Impossible")]) == 2
 
 
 def _explains(scene: Any, piece: str, frm: str, to: str) -> bool:
