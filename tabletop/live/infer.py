@@ -239,6 +239,10 @@ def _class_note(scene: Scene, piece: Any, to: Any) -> str:
 #: The Game: a seen piece within this many inches of where the engine has one is that piece
 #: (the detector's box wanders a little between frames); a move is longer.
 NEAR_IN = 0.5
+#: The Game: an illegal reading of a piece seen less than this many inches from where the engine
+#: has it is the detector's box wandering (a weak detector's centre is off by up to an inch),
+#: not a move: nobody makes an illegal move that short.
+JITTER_IN = 1.0
 
 
 def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
@@ -262,6 +266,7 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
         what = f"{len(came)} piece(s) seen where none stands" if came else f"{', '.join(map(str, left))} not seen"
         return Reading("none", note=f"{what}; not a move")
     readings: list[tuple[float, int, Reading]] = []
+    wandered: list[str] = []
     for k, (pid, p) in enumerate((pid, p) for pid in left for p in came):
         doubt = classes.get(pid) not in (None, p.cls)
         aj = move_action(name, pid, where[pid], p.point, p.facing)
@@ -270,6 +275,9 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
             verdict = game.verdict(state, action)
         except Exception:  # noqa: BLE001, S112 - the engine may refuse a reading in any way
             continue
+        if not verdict.legal and math.dist(where[pid], p.point) < JITTER_IN:
+            wandered.append(str(pid))
+            continue
         cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if near(where[pid], before.pieces) else COSTS["miss"]) \
             + (0.0 if verdict.legal else COSTS["illegal"])
         note = f"read as {classes.get(pid)} though it looks like {p.cls}" if doubt else ""
@@ -277,6 +285,8 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
                                           where[pid], p.point, note)))
         if len(readings) >= 12:
             break
+    if not readings and wandered:
+        return Reading("none", note=f"{', '.join(sorted(set(wandered)))} seen less than {JITTER_IN:g} inch off; not a move")
     if not readings:
         return Reading("unclear", note=f"{', '.join(map(str, left))} left and {_items([(p.point, p.cls) for p in came])}"
                        " arrived, but the rules read no move")

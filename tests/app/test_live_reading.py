@@ -409,3 +409,32 @@ def test_one_more_box_of_a_kind_already_on_a_cell_does_not_make_an_illegal_move(
                    {"B8": "borg-blade", "B9": "borg-stone"})
     assert joined.crowded("1121")
     assert _explains(joined, "B8", "0821", "1121")
+
+
+def _the_game_boards(shift: dict[str, tuple[float, float]]) -> tuple[Any, Any, Any, Any]:
+    """The Game's sample start: the engine, its state, and the seen boards before and after
+    the pieces in ``shift`` were seen moved by (dx, dy) inches."""
+    from tabletop.live.board import SeenBoard, SeenPiece
+
+    pipe, _ = pipeline("the-game")
+    pieces = pipe.game.state_to_json(pipe.state)["pieces"]
+
+    def seen(moves: dict[str, tuple[float, float]]) -> SeenBoard:
+        out = []
+        for p in pieces:
+            dx, dy = moves.get(p["id"], (0.0, 0.0))
+            cls = "red-piece" if p["id"].startswith("R") else "blue-piece"
+            out.append(SeenPiece(cls, None, (p["at"]["x"] + dx, p["at"]["y"] + dy), (0, 0, 1, 1), 0.9, p["facing"]))
+        return SeenBoard("the-game", tuple(out))
+
+    return pipe.game, pipe.state, seen({}), seen(shift)
+
+
+def test_the_game_a_box_wandering_under_an_inch_is_no_illegal_move() -> None:
+    from tabletop.live.infer import infer
+
+    game, state, before, after = _the_game_boards({"B1": (0.7, 0.0)})  # Blue's piece, Red to move
+    assert infer(game, state, before, after).kind == "none"
+    game, state, before, after = _the_game_boards({"B1": (3.0, 0.0)})  # moved out of turn: illegal
+    reading = infer(game, state, before, after)
+    assert reading.kind == "illegal" and reading.action_json["piece"] == "B1"
