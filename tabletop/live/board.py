@@ -255,12 +255,13 @@ def _board_facing(geometry: Geometry, anchor: np.ndarray, image_deg: float, at: 
     return math.degrees(math.atan2(by - at[1], bx - at[0])) % 360.0
 
 
-def _emptied(seen: SeenBoard, accepted: SeenBoard) -> list[str]:
-    """Squares the accepted position showed a piece on (Seth tokens aside) and that are empty now."""
+def _emptied(seen: SeenBoard, accepted: SeenBoard) -> int:
+    """How many squares ``accepted`` showed a piece on (Seth tokens aside) are empty in ``seen``
+    (swapped: how many empty squares were filled)."""
     def held(board: SeenBoard) -> set[str]:
         return {str(p.cell) for p in board.pieces if p.cell is not None and not p.cls.startswith("seth-")}
 
-    return sorted(held(accepted) - held(seen))
+    return len(held(accepted) - held(seen))
 
 
 def _box_over(box: tuple[float, float, float, float], polygon: np.ndarray) -> bool:
@@ -277,8 +278,9 @@ def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int
 
     Per cell: OneWorld at most ``stacking_limit`` children (Stone, Blade, Fog) of one side in
     a hex; Wormholes one wormhole coin per cell; When Gods Collide (Seth tokens aside) and Battle
-    Grounds one piece per square, once some square the ``accepted`` position held is empty (a
-    piece put on another came from somewhere; else two boxes are one piece read twice)."""
+    Grounds one piece per square, once more squares of the ``accepted`` position are empty than
+    empty ones filled (a piece put on another came from a square it did not fill; else two
+    boxes are one piece read twice)."""
     problems: list[str] = []
     if seen.game == "oneworld":
         children = Counter((p.cell, p.cls.split("-")[0]) for p in seen.pieces
@@ -293,11 +295,15 @@ def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int
         limit = MAX_PER_CELL.get(seen.game)
         # a Seth token lies on a checker: it is not a second piece on the square
         per_cell = Counter(p.cell for p in seen.pieces if p.cell is not None and not p.cls.startswith("seth-"))
-        # a piece put on an occupied square left another: with no square emptied, two boxes on
-        # one square are one piece read twice (a weak detector's habit), not a second piece
-        if accepted is None or _emptied(seen, accepted):
+        # a piece put on an occupied square left a square it did not fill elsewhere: with no
+        # more squares emptied than newly filled, two boxes on one square are one piece read
+        # twice (a weak detector's habit), not a second piece
+        # (and a square seen as crowded at the last position too is no news)
+        if accepted is None or _emptied(seen, accepted) > _emptied(accepted, seen):
+            was = Counter(p.cell for p in (accepted.pieces if accepted is not None else ())
+                          if p.cell is not None and not p.cls.startswith("seth-"))
             problems += [f"{n} pieces in {cell} (at most {limit})" for cell, n in sorted(per_cell.items())
-                         if limit is not None and n > limit]
+                         if limit is not None and n > max(limit, was[cell])]
     # more pieces than there were (OneWorld brings reinforcements), by at least two: one box too
     # many is a doubled or false box; which kinds grew. ``known``: the pieces the engine has on
     # the board (the camera may have missed some of them at the last position)

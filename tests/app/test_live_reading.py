@@ -325,6 +325,14 @@ def test_a_seth_token_on_a_checker_is_not_a_second_piece() -> None:
     # a second box on c3 with nothing gone anywhere: one checker read twice
     doubled = SeenBoard("when-gods-collide", (greek, norse, SeenPiece("norse", "c3", (5, 6), box)))
     assert implausible(doubled, before) == []
+    # the Norse checker moved on to e5 and the Greek one read twice: one square emptied, one filled
+    moved = SeenBoard("when-gods-collide", (greek, SeenPiece("greek", "c3", (5, 6), box),
+                                            SeenPiece("norse", "e5", (9, 9), box)))
+    assert implausible(moved, before) == []
+    # c3 already read twice at the last position: no news, though d4 emptied
+    twice = SeenPiece("greek", "c3", (5, 6), box)
+    assert implausible(SeenBoard("when-gods-collide", (greek, twice)),
+                       SeenBoard("when-gods-collide", (greek, twice, norse))) == []
 
 
 def test_an_impossible_position_is_said_once_while_it_lasts() -> None:
