@@ -22,6 +22,7 @@ from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.explain import COSTS, fixed_pieces
 from tabletop.live.infer import Reading, hints, infer, locations
+from tabletop.live.motion import BoardMotion
 from vision.detections import Detections
 
 __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
@@ -164,6 +165,7 @@ class LivePipeline:
         self._hint_key: Any = None
         self._unclear = ""  # the last "cannot read" said, not said again in a row
         self._impossible: set[str] = set()  # what was called impossible, not said again in a row
+        self.motion = BoardMotion()
         self._corrections = Corrections()
 
     # -- output ----------------------------------------------------------------------------
@@ -203,13 +205,15 @@ class LivePipeline:
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
             self.log(result.message)
             return result
+        moving = self.motion.update(frame, view.polygon)  # a hand the detector missed, say
         result.seen = seen
         if self.paused:
             result.status = "paused"
             return result
-        accepted = self.stability.update_board(t, seen)  # the window's vote, once still
-        if seen.hand_over_board:
-            result.status = "hand"
+        # the window's vote, once still; motion over the board counts as a hand
+        accepted = self.stability.update_board(t, replace(seen, hand_over_board=True) if moving else seen)
+        if seen.hand_over_board or moving:
+            result.status = "hand" if seen.hand_over_board else "motion"
             self._update_hints(seen)
             return result
         self.hints, self._hint_key = {}, None

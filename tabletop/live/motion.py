@@ -1,0 +1,71 @@
+"""Motion over the board, from the pictures themselves.
+
+The detector sees most hands, not all: a hand at the board's edge, blurred or half out of the
+picture is easily missed, and a position read while it is there may be announced under it.
+Something moving over the board changes the picture between two frames; a still board
+changes only by sensor noise and the camera's exposure. So each frame's board region is
+compared with the last one's, small and blurred: a pixel that differs by more than ``level``
+grey levels (beyond the median difference, which is exposure) has changed, and more than
+``share`` of the board's pixels changed is motion.
+
+>>> import numpy as np
+>>> still = np.full((120, 160, 3), 90, np.uint8)
+>>> board = np.array([[20, 20], [140, 20], [140, 100], [20, 100]], float)
+>>> m = BoardMotion()
+>>> m.update(still, board), m.update(still + 2, board)
+(False, False)
+>>> hand = still.copy(); hand[30:60, 30:70] = 200
+>>> m.update(hand, board)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["BoardMotion"]
+
+
+class BoardMotion:
+    """Whether the board region of a frame differs from the last frame's (see the module)."""
+
+    def __init__(self, width: int = 160, level: float = 30.0, share: float = 0.004) -> None:
+        self.width = width
+        self.level = level
+        self.share = share
+        self._last: np.ndarray | None = None
+        self._mask: np.ndarray | None = None
+        self._key: Any = None
+
+    def reset(self) -> None:
+        self._last = None
+
+    def update(self, frame: Any, polygon: Any) -> bool:
+        """True when something moved over the board since the last frame given (never for the
+        first frame, nor for anything that is not a picture)."""
+        import cv2
+
+        if not isinstance(frame, np.ndarray) or frame.ndim < 2 or frame.size == 0 or polygon is None:
+            return False
+        h, w = frame.shape[:2]
+        scale = self.width / max(w, 1)
+        size = (self.width, max(1, round(h * scale)))
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small = cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0).astype(np.int16)
+        poly = np.asarray(polygon, float).reshape(-1, 2) * scale
+        key = (size, poly.round(0).tobytes())
+        if key != self._key:  # the board moved in the picture (or a new size): a new mask
+            self._mask = np.zeros(size[::-1], np.uint8)
+            cv2.fillPoly(self._mask, [poly.round().astype(np.int32)], 1)
+            self._key = key
+        last, self._last = self._last, small
+        if last is None or last.shape != small.shape:
+            return False
+        inside = self._mask.astype(bool)  # type: ignore[union-attr]
+        if not inside.any():
+            return False
+        diff = (small - last)[inside]
+        changed = np.abs(diff - np.median(diff)) > self.level
+        return bool(changed.mean() > self.share)
