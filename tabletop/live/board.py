@@ -119,10 +119,11 @@ class BoardMapper:
         return cls(game, cells, size, names)
 
     def map(self, det: Detections, geometry: Geometry, board_polygon: np.ndarray | None = None,
-            image_size: tuple[int, int] | None = None) -> SeenBoard:
+            image_size: tuple[int, int] | None = None, image: np.ndarray | None = None) -> SeenBoard:
         """The seen board of one frame's detections. The Game, given the frame's
         ``image_size`` (width, height): each piece where the prism casting its box stands,
-        not where its box centre meets the ground (:func:`tabletop.outdoor.readings.lift_boxes`)."""
+        not where its box centre meets the ground (:func:`tabletop.outdoor.readings.lift_boxes`),
+        its front dot put on the dot's colour in the ``image`` when given."""
         names = _class_names(det, self.names)
         keep = det.confidence >= self.min_confidence
         pieces: list[SeenPiece] = []
@@ -137,7 +138,7 @@ class BoardMapper:
                     anchors[i, 1] = box[i, 3] - 0.15 * (box[i, 3] - box[i, 1])
             board_pts = geometry.image_to_board(anchors) if len(anchors) else anchors
             if self.game == "the-game" and image_size is not None:
-                lifted = _lift(det, geometry, image_size)
+                lifted = _lift(det, geometry, image_size, image, names)
                 if lifted is not None:
                     board_pts = lifted[0]
         for i, name in enumerate(names):
@@ -173,7 +174,8 @@ class BoardMapper:
         return SeenBoard(self.game, tuple(pieces), tuple(sorted(dice)), tuple(hands), over)
 
 
-def _lift(det: Detections, geometry: Any, image_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+def _lift(det: Detections, geometry: Any, image_size: tuple[int, int], image: np.ndarray | None = None,
+          names: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray] | None:
     """The Game's pieces read from their boxes and dots on the field (inches), or ``None``
     when the geometry is not a plain homography of an undistorted frame."""
     from calibration.pose import BoardPose
@@ -195,7 +197,8 @@ def _lift(det: Detections, geometry: Any, image_size: tuple[int, int]) -> tuple[
         dots = np.where((kp[:, 2] > 0)[:, None], kp[:, :2], np.nan)
     try:
         view = FieldView.from_pose(pose, image_size, k)
-        return lift_boxes(det.xyxy, dots, view)
+        sides = [n.split("-")[0] if n.startswith(("red-", "blue-")) else None for n in names] if names else None
+        return lift_boxes(det.xyxy, dots, view, image=image if isinstance(image, np.ndarray) else None, sides=sides)
     except (np.linalg.LinAlgError, ValueError):
         return None
 

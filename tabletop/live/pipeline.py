@@ -200,7 +200,8 @@ class LivePipeline:
         result.view = view
         try:
             det = self.detect(frame)
-            seen = self.mapper.map(det, view.geometry, view.polygon, _image_size(frame))
+            seen = self.mapper.map(det, view.geometry, view.polygon, _image_size(frame),
+                                   frame if isinstance(frame, np.ndarray) else None)
         except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
             self.log(result.message)

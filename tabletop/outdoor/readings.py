@@ -152,11 +152,14 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
 
 
 def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
-               config: ReadingConfig = ReadingConfig()) -> tuple[np.ndarray, np.ndarray]:
+               config: ReadingConfig = ReadingConfig(), image: np.ndarray | None = None,
+               sides: Sequence[str | None] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Centres (N x 2, field inches) and facings (N, degrees; NaN without a dot) of pieces
-    from their boxes and front dots alone (undistorted pixels; ``dots`` N x 2, a NaN row for
-    a box without one): the prism that casts each box, else its centre lifted to half the
-    piece's height. No image is needed: this is the live referee's fast reading."""
+    from their boxes and front dots (undistorted pixels; ``dots`` N x 2, a NaN row for a box
+    without one): the prism that casts each box, else its centre lifted to half the piece's
+    height. With the ``image`` and each box's side (``sides``), each dot is first moved onto
+    the dot of the side's colour near it (:func:`tabletop.outdoor.dots.refine_dot`). No
+    ground segmentation: this is the live referee's fast reading."""
     boxes = np.asarray(boxes, float).reshape(-1, 4)
     n, h = len(boxes), config.piece_height
     if n == 0:
@@ -166,7 +169,11 @@ def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
     for k in range(n):
         dot = None
         if dots is not None and np.all(np.isfinite(dots[k])):
-            d = view.to_field([dots[k]], h)[0]
+            kp = (float(dots[k][0]), float(dots[k][1]))
+            if image is not None and sides is not None and sides[k] is not None and config.refine_dots:
+                b = boxes[k]
+                kp = refine_dot(image, kp, str(sides[k]), max(3, int(0.25 * min(b[2] - b[0], b[3] - b[1]))))
+            d = view.to_field([kp], h)[0]
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))
                 facings[k] = math.degrees(math.atan2(d[1] - centres[k, 1], d[0] - centres[k, 0])) % 360.0
