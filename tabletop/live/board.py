@@ -311,7 +311,9 @@ def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int
     # many is a doubled or false box; which kinds grew. ``known``: the pieces the engine has on
     # the board (the camera may have missed some of them at the last position)
     was = max(len(accepted.pieces) if accepted is not None else 0, known or 0)
-    if accepted is not None and seen.game != "oneworld" and len(seen.pieces) >= was + 2:
+    # (not OneWorld, which brings reinforcements, nor The Game, whose natural pieces lie among
+    # stones and leaves of the ground that a detector may take for pieces)
+    if accepted is not None and seen.game not in ("oneworld", "the-game") and len(seen.pieces) >= was + 2:
         before = Counter(p.cls for p in accepted.pieces)
         now = Counter(p.cls for p in seen.pieces)
         grew = [f"{n} {cls} where there were {before.get(cls, 0)}" for cls, n in sorted(now.items())

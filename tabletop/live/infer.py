@@ -243,6 +243,11 @@ NEAR_IN = 0.5
 #: has it is the detector's box wandering (a weak detector's centre is off by up to an inch),
 #: not a move: nobody makes an illegal move that short.
 JITTER_IN = 1.0
+#: The Game: how far the camera may misplace a piece (about the 95th percentile of the
+#: detector's centre error, docs/benchmarks.md). A move measured too long by no more than
+#: this beyond the rules' tolerance is read as the longest legal move along the same line:
+#: the camera cannot tell it was too long.
+MEASURE_IN = 0.5
 
 
 def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
@@ -278,6 +283,13 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
         if not verdict.legal and math.dist(where[pid], p.point) < JITTER_IN:
             wandered.append(str(pid))
             continue
+        within = None if verdict.legal else _within_measure(game, state, verdict, where[pid], p.point, p.facing, pid)
+        if within is not None:  # too long by less than the camera can tell: the legal move it may be
+            action, aj, verdict, measured = within
+            doubt_note = f"measured {measured:.2f}\" (within the camera's {MEASURE_IN:g}\" of the limit)"
+            cost = COSTS["class_only"] + (COSTS["other_side"] if doubt else 0.0)
+            readings.append((cost, k, Reading("legal", action, aj, verdict, where[pid], p.point, doubt_note)))
+            continue
         cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if near(where[pid], before.pieces) else COSTS["miss"]) \
             + (0.0 if verdict.legal else COSTS["illegal"])
         note = f"read as {classes.get(pid)} though it looks like {p.cls}" if doubt else ""
@@ -295,6 +307,30 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     if cost >= COSTS["other_side"] + COSTS["illegal"]:  # another side's piece, and illegal: a misreading
         return Reading("none", note=f"no reading explains the board well ({best.note})")
     return replace(best, alternatives=tuple(r.action_json for _, _, r in readings[1:]))
+
+
+def _within_measure(game: GameRules[Any, Any], state: Any, verdict: Any, frm: Any, to: Any, facing: float | None,
+                    pid: Any) -> tuple[Any, dict[str, Any], Any, float] | None:
+    """The Game: a move refused as too far by at most :data:`MEASURE_IN` beyond the tolerance,
+    as the legal move of the allowed length along the same line: (action, its JSON, verdict,
+    the measured length); ``None`` otherwise."""
+    info = dict(verdict.details or ())
+    if verdict.code != "too-far" or "excess" not in info or "allowance" not in info:
+        return None
+    if float(info["excess"]) > float(info.get("tolerance", 0.0)) + MEASURE_IN:
+        return None
+    (fx, fy), (tx, ty) = (frm["x"], frm["y"]) if isinstance(frm, Mapping) else frm, to
+    length = math.hypot(tx - fx, ty - fy)
+    if length <= 0:
+        return None
+    k = min(1.0, float(info["allowance"]) / length)
+    aj = move_action(game.name, pid, frm, (fx + k * (tx - fx), fy + k * (ty - fy)), facing)
+    try:
+        action = game.action_from_json(aj)
+        shorter = game.verdict(state, action)
+    except Exception:  # noqa: BLE001 - the engine may refuse such a reading in any way
+        return None
+    return (action, aj, shorter, float(info["distance"])) if shorter.legal else None
 
 
 def _legal(game: GameRules[Any, Any], state: Any) -> list[Any]:

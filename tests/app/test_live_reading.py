@@ -446,3 +446,23 @@ def test_the_game_a_box_wandering_under_an_inch_is_no_illegal_move() -> None:
     game, state, before, after = _the_game_boards({"B1": (3.0, 0.0)})  # moved out of turn: illegal
     reading = infer(game, state, before, after)
     assert reading.kind == "illegal" and reading.action_json["piece"] == "B1"
+
+
+def test_the_game_a_move_too_long_by_less_than_the_camera_can_tell_is_read_as_legal() -> None:
+    """R1 is Red's, observed pieces move up to 6"; the camera misplaces a piece by up to half
+    an inch, so 6.3" is read as the 6" move along the same line, and 7.5" is illegal."""
+    import math
+
+    from tabletop.live.infer import infer
+
+    game, state, before, _ = _the_game_boards({})
+    r1 = next(p for p in game.state_to_json(state)["pieces"] if p["id"] == "R1")
+    for length, kind in ((6.3, "legal"), (7.5, "illegal")):
+        dx, dy = -length * math.cos(math.radians(30)), length * math.sin(math.radians(30))
+        _, _, _, after = _the_game_boards({"R1": (dx, dy)})
+        reading = infer(game, state, before, after)
+        assert reading.kind == kind, (length, reading)
+        if kind == "legal":
+            to = reading.action_json["to"]
+            assert math.dist((to["x"], to["y"]), (r1["at"]["x"], r1["at"]["y"])) <= 6.01  # to the hundredth
+            assert "measured 6.30" in reading.note
