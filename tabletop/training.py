@@ -281,7 +281,8 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.rendering import ProgressBar
 
     report = evaluate(args.game, samples, detector.detect, detector.names, conf=args.conf,
-                      progress=ProgressBar(f"evaluating {detector.info.source.name} ({detector.backend})"))
+                      progress=ProgressBar(f"evaluating {detector.info.source.name} ({detector.backend})"),
+                      facing=_referee_facing if args.game == "the-game" else None)
     if args.json:
         doc = dict(report.figures(), game=args.game, weights=str(detector.info.source), backend=detector.backend,
                    seconds=round(time.perf_counter() - began, 1))
@@ -290,6 +291,22 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"weights: {detector.info.source} ({detector.backend})\n")
         out.write(report.text() + "\n")
     return 0
+
+
+def _referee_facing(det: Any, i: int, truth: Any, frame: Any) -> float | None:
+    """The Game: a piece's facing as the live referee reads it (the prism fitted to its box,
+    the front dot lifted to the piece's height and put on the dot's colour), on the field."""
+    import numpy as np
+
+    from tabletop.live.board import lift_pieces
+    from vision.detect_cells import FrameGeometry
+
+    size = truth.get("image_size") or (frame.shape[1], frame.shape[0])
+    names = [str(n) for n in det.class_name] if det.class_name is not None else ()
+    lifted = lift_pieces(det, FrameGeometry.from_truth(truth), (int(size[0]), int(size[1])), frame, names)
+    if lifted is None or not np.isfinite(lifted[1][i]):
+        return None
+    return float(lifted[1][i])
 
 
 def _dataset_names(folder: Path) -> tuple[str, ...] | None:

@@ -17,9 +17,11 @@ The figures are computed from the dataset's files every time:
   (a whole stack, a checker and its Seth token). **Whole board**: frames with every cell
   right.
 * **Facing** (The Game): for each labelled piece with a seen front dot, the detection of
-  the same class overlapping its box most (IoU >= 0.5); its box centre and keypoint are
-  mapped onto the field and the direction compared with the engine's facing. Median and
-  95th percentile of the error in degrees; pieces not found are counted apart.
+  the same class overlapping its box most (IoU >= 0.5); its facing is read by the reader
+  given (``tabletop eval`` gives the live referee's own: the prism fitted to the box, the
+  dot lifted to the piece's height), by default from its box centre to its keypoint, both
+  mapped onto the field, and compared with the engine's facing. Median and 95th percentile
+  of the error in degrees; pieces not found (or not read) are counted apart.
 * **Dice**: labelled dice (the kit's ``die`` pieces) read right: a detection of the same
   class with IoU >= 0.5.
 * **Confusion table**: labelled boxes matched to detections (IoU >= 0.5, highest
@@ -367,17 +369,25 @@ def _pct(v: float | None) -> str:
     return "n/a" if v is None else f"{100 * v:6.2f}%"
 
 
+#: Reads the facing (degrees, the field's frame) of detection ``i`` of ``det`` in a frame whose
+#: rendered ground truth (camera, board) is given, with the frame's pixels; ``None``: no reading.
+FacingReader = Callable[[Detections, int, Mapping[str, Any], "np.ndarray | None"], "float | None"]
+
+
 def _angle_diff(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
 def evaluate(game: str, samples: Sequence[Sample], detect: Callable[[np.ndarray], Detections],
              names: Sequence[str], *, conf: float = 0.25, progress: Callable[[int, int], None] | None = None,
-             standing: Iterable[str] | None = None, dice_classes: Iterable[str] | None = None) -> EvalReport:
+             standing: Iterable[str] | None = None, dice_classes: Iterable[str] | None = None,
+             facing: FacingReader | None = None) -> EvalReport:
     """Run ``detect`` (frame -> detections at every confidence down to ``MAP_CONF``) on
     ``samples`` and compute the figures (see the module docstring). ``conf``: the operating
     threshold for cells, dice, facing and confusions. ``standing``/``dice_classes``: class
-    names of standing pieces (anchored at their base) and of dice; by default from the kit."""
+    names of standing pieces (anchored at their base) and of dice; by default from the kit.
+    ``facing``: how a piece's facing is read from its detection (the application's own
+    reading); by default from the box centre to the keypoint, both mapped onto the field."""
     import time
 
     import cv2
@@ -406,7 +416,8 @@ def evaluate(game: str, samples: Sequence[Sample], detect: Callable[[np.ndarray]
         for i in set(range(len(firm))) - set(pairs.values()):
             confusion[nc, min(int(firm.class_id[i]), nc)] += 1
         if s.truth is not None:
-            _truth_figures(game, s, firm, names, hand, standing_set, dice_set, base_radius, report)
+            _truth_figures(game, s, firm, names, hand, standing_set, dice_set, base_radius, report,
+                           facing, frame)
         if progress:
             progress(k + 1, len(samples))
     report.map50_95, report.map50, report.ap_per_class = _map(acc)
@@ -477,7 +488,8 @@ def _anchors(det: Detections, names: Sequence[str], geo: FrameGeometry, standing
 
 
 def _truth_figures(game: str, s: Sample, det: Detections, names: Sequence[str], hand: int, standing: set[str],
-                   dice: set[str], base_radius: Mapping[str, float], report: EvalReport) -> None:
+                   dice: set[str], base_radius: Mapping[str, float], report: EvalReport,
+                   facing_reader: FacingReader | None = None, frame: np.ndarray | None = None) -> None:
     truth = s.truth
     assert truth is not None
     pieces = [p for p in truth.get("pieces", []) if p.get("in_labels")]
@@ -532,10 +544,17 @@ def _truth_figures(game: str, s: Sample, det: Detections, names: Sequence[str], 
             if iou[i] < 0.5:
                 report.facing_missed += 1
                 continue
-            centre = same.anchors("center")[i]
-            dot = same.keypoints[i, 0, :2]
-            a, b = geo.image_to_board(np.array([centre, dot]))
-            measured = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
+            if facing_reader is not None:
+                read = facing_reader(same, i, truth, frame)
+                if read is None:
+                    report.facing_missed += 1
+                    continue
+                measured = float(read)
+            else:
+                centre = same.anchors("center")[i]
+                dot = same.keypoints[i, 0, :2]
+                a, b = geo.image_to_board(np.array([centre, dot]))
+                measured = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
             report.facing_errors.append(_angle_diff(measured, float(facing)))
 
 

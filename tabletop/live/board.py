@@ -18,7 +18,7 @@ import numpy as np
 from vision.detect_eval import box_iou
 from vision.detections import Detections
 
-__all__ = ["MAX_PER_CELL", "BoardMapper", "Geometry", "SeenBoard", "SeenPiece", "implausible"]
+__all__ = ["MAX_PER_CELL", "BoardMapper", "Geometry", "SeenBoard", "SeenPiece", "implausible", "lift_pieces"]
 
 #: The most pieces one square can hold in a legal position (OneWorld and Wormholes: see
 #: :func:`implausible`).
@@ -138,7 +138,7 @@ class BoardMapper:
                     anchors[i, 1] = box[i, 3] - 0.15 * (box[i, 3] - box[i, 1])
             board_pts = geometry.image_to_board(anchors) if len(anchors) else anchors
             if self.game == "the-game" and image_size is not None:
-                lifted = _lift(det, geometry, image_size, image, names)
+                lifted = lift_pieces(det, geometry, image_size, image, names)
                 if lifted is not None:
                     board_pts = lifted[0]
         for i, name in enumerate(names):
@@ -174,31 +174,52 @@ class BoardMapper:
         return SeenBoard(self.game, tuple(pieces), tuple(sorted(dice)), tuple(hands), over)
 
 
-def _lift(det: Detections, geometry: Any, image_size: tuple[int, int], image: np.ndarray | None = None,
-          names: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray] | None:
-    """The Game's pieces read from their boxes and dots on the field (inches), or ``None``
-    when the geometry is not a plain homography of an undistorted frame."""
+def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], image: np.ndarray | None = None,
+                names: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray] | None:
+    """The Game's pieces read from their boxes and dots on the field: centres (N x 2, inches)
+    and facings (N, degrees; NaN without a dot), by
+    :func:`tabletop.outdoor.readings.lift_boxes`; ``None`` when the geometry is no homography.
+    A frame seen through a lens (``geometry.dist``) has its boxes and dots undistorted first
+    (the box by its corners); the ``image`` then serves no dot refinement."""
+    import cv2
+
     from calibration.pose import BoardPose
     from tabletop.outdoor.readings import lift_boxes
     from tabletop.outdoor.view import FieldView
 
-    pose, k = getattr(geometry, "pose", None), getattr(geometry, "k", None)
+    pose, k, dist = getattr(geometry, "pose", None), getattr(geometry, "k", None), getattr(geometry, "dist", None)
+    boxes = np.asarray(det.xyxy, float).reshape(-1, 4)
+    dots = None
+    if det.keypoints is not None and det.keypoints.shape[1]:
+        kp = det.keypoints[:, 0, :]
+        dots = np.where((kp[:, 2] > 0)[:, None], kp[:, :2], np.nan)
     if pose is None:
         h = getattr(geometry, "h", None)
-        if h is None or getattr(geometry, "dist", None) is not None:
+        if h is None:
             return None
         try:
             pose = BoardPose.from_homography(np.linalg.inv(h), "inch", (24.0, 24.0))
         except (np.linalg.LinAlgError, ValueError):
             return None
-    dots = None
-    if det.keypoints is not None and det.keypoints.shape[1]:
-        kp = det.keypoints[:, 0, :]
-        dots = np.where((kp[:, 2] > 0)[:, None], kp[:, :2], np.nan)
+    if dist is not None and k is not None and len(boxes):
+        def undistort(points: np.ndarray) -> np.ndarray:
+            pts = np.asarray(points, float).reshape(-1, 1, 2)
+            return cv2.undistortPoints(pts, np.asarray(k, float), np.asarray(dist, float), P=np.asarray(k, float)).reshape(-1, 2)
+
+        corners = undistort(boxes.reshape(-1, 2)).reshape(-1, 4)
+        boxes = np.c_[np.minimum(corners[:, 0], corners[:, 2]), np.minimum(corners[:, 1], corners[:, 3]),
+                      np.maximum(corners[:, 0], corners[:, 2]), np.maximum(corners[:, 1], corners[:, 3])]
+        if dots is not None:
+            seen = np.all(np.isfinite(dots), axis=1)
+            if seen.any():
+                dots[seen] = undistort(dots[seen])
+        image = None
+    elif dist is not None:
+        return None
     try:
         view = FieldView.from_pose(pose, image_size, k)
         sides = [n.split("-")[0] if n.startswith(("red-", "blue-")) else None for n in names] if names else None
-        return lift_boxes(det.xyxy, dots, view, image=image if isinstance(image, np.ndarray) else None, sides=sides)
+        return lift_boxes(boxes, dots, view, image=image if isinstance(image, np.ndarray) else None, sides=sides)
     except (np.linalg.LinAlgError, ValueError):
         return None
 

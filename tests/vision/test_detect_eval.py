@@ -129,6 +129,24 @@ def test_facing_of_the_game_is_measured_against_the_engine(rendered: dict[str, P
     assert worse.facing_median > report.facing_median + 90
 
 
+def test_the_facing_reader_given_is_the_one_measured(rendered: dict[str, Path]) -> None:
+    """``tabletop eval the-game`` measures the facing as the referee reads it: a reader that
+    answers the truth scores 0 degrees, one that answers nothing counts every piece missed."""
+    game = "the-game"
+    samples = load_samples(rendered[game])
+    names = names_of(rendered[game])
+
+    def oracle(det: Detections, i: int, truth: dict, frame: np.ndarray) -> float:
+        pieces = [p for p in truth["pieces"] if (p.get("extra") or {}).get("facing") is not None]
+        best = max(pieces, key=lambda p: box_iou(np.array([p["box"]]), det.xyxy[i:i + 1])[0, 0])
+        return float(best["extra"]["facing"])
+
+    exact = evaluate(game, samples, replay(samples), names, facing=oracle)
+    assert exact.facing_errors and max(exact.facing_errors) < 1e-6
+    blind = evaluate(game, samples, replay(samples), names, facing=lambda *a: None)
+    assert not blind.facing_errors and blind.facing_missed == len(exact.facing_errors)
+
+
 def test_cell_centres_round_trip_through_the_frame(rendered: dict[str, Path]) -> None:
     for game in ("wormholes", "battle-grounds"):
         sample = load_samples(rendered[game])[0]
