@@ -239,9 +239,9 @@ def _class_note(scene: Scene, piece: Any, to: Any) -> str:
 #: The Game: a seen piece within this many inches of where the engine has one is that piece
 #: (the detector's box wanders a little between frames); a move is longer.
 NEAR_IN = 0.5
-#: The Game: an illegal reading of a piece seen less than this many inches from where the engine
-#: has it is the detector's box wandering (a weak detector's centre is off by up to an inch),
-#: not a move: nobody makes an illegal move that short.
+#: The Game: a piece seen less than this many inches from where the engine has it has not
+#: moved: a weak detector's centre is off by up to an inch (more on the first view of a piece),
+#: which is beyond what the camera can tell from a move that short.
 JITTER_IN = 1.0
 #: The Game: how far the camera may misplace a piece (about the 95th percentile of the
 #: detector's centre error, docs/benchmarks.md). A move measured too long by no more than
@@ -280,7 +280,7 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
             verdict = game.verdict(state, action)
         except Exception:  # noqa: BLE001, S112 - the engine may refuse a reading in any way
             continue
-        if not verdict.legal and math.dist(where[pid], p.point) < JITTER_IN:
+        if math.dist(where[pid], p.point) < JITTER_IN:
             wandered.append(str(pid))
             continue
         within = None if verdict.legal else _within_measure(game, state, verdict, where[pid], p.point, p.facing, pid)

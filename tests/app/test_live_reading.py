@@ -438,11 +438,15 @@ def _the_game_boards(shift: dict[str, tuple[float, float]]) -> tuple[Any, Any, A
     return pipe.game, pipe.state, seen({}), seen(shift)
 
 
-def test_the_game_a_box_wandering_under_an_inch_is_no_illegal_move() -> None:
+def test_the_game_a_box_wandering_under_an_inch_is_no_move() -> None:
     from tabletop.live.infer import infer
 
     game, state, before, after = _the_game_boards({"B1": (0.7, 0.0)})  # Blue's piece, Red to move
     assert infer(game, state, before, after).kind == "none"
+    game, state, before, after = _the_game_boards({"R1": (0.0, 0.8)})  # Red's: legal, but no move either
+    assert infer(game, state, before, after).kind == "none"
+    game, state, before, after = _the_game_boards({"R1": (0.0, 2.0)})
+    assert infer(game, state, before, after).kind == "legal"
     game, state, before, after = _the_game_boards({"B1": (3.0, 0.0)})  # moved out of turn: illegal
     reading = infer(game, state, before, after)
     assert reading.kind == "illegal" and reading.action_json["piece"] == "B1"
