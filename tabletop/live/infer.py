@@ -263,8 +263,12 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     def near(point: Any, pieces: Any) -> bool:
         return any(math.dist(point, p.point) <= NEAR_IN for p in pieces)
 
-    left = [pid for pid, at in where.items() if not near(at, after.pieces)]
-    came = [p for p in after.pieces if not any(math.dist(p.point, at) <= NEAR_IN for at in where.values())]
+    # where the camera saw each engine piece at the last position (its own offset from the
+    # engine's place, up to ANCHOR_IN), else the engine's place
+    seen_at = _anchors(where, classes, before)
+    left = [pid for pid in where if not near(seen_at[pid], after.pieces) and not near(where[pid], after.pieces)]
+    came = [p for p in after.pieces
+            if not any(math.dist(p.point, at) <= NEAR_IN for at in (*where.values(), *seen_at.values()))]
     if not left or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
         if not left and not came:
             return Reading("none")
@@ -280,7 +284,7 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
             verdict = game.verdict(state, action)
         except Exception:  # noqa: BLE001, S112 - the engine may refuse a reading in any way
             continue
-        if math.dist(where[pid], p.point) < JITTER_IN:
+        if min(math.dist(where[pid], p.point), math.dist(seen_at[pid], p.point)) < JITTER_IN:
             wandered.append(str(pid))
             continue
         within = None if verdict.legal else _within_measure(game, state, verdict, where[pid], p.point, p.facing, pid)
@@ -290,7 +294,7 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
             cost = COSTS["class_only"] + (COSTS["other_side"] if doubt else 0.0)
             readings.append((cost, k, Reading("legal", action, aj, verdict, where[pid], p.point, doubt_note)))
             continue
-        cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if near(where[pid], before.pieces) else COSTS["miss"]) \
+        cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if near(seen_at[pid], before.pieces) else COSTS["miss"]) \
             + (0.0 if verdict.legal else COSTS["illegal"])
         note = f"read as {classes.get(pid)} though it looks like {p.cls}" if doubt else ""
         readings.append((cost, k, Reading("legal" if verdict.legal else "illegal", action, aj, verdict,
@@ -307,6 +311,28 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     if cost >= COSTS["other_side"] + COSTS["illegal"]:  # another side's piece, and illegal: a misreading
         return Reading("none", note=f"no reading explains the board well ({best.note})")
     return replace(best, alternatives=tuple(r.action_json for _, _, r in readings[1:]))
+
+
+#: The Game: a piece seen at the last position this close to an engine piece (of its class
+#: first) is where the camera sees that piece.
+ANCHOR_IN = 1.5
+
+
+def _anchors(where: Mapping[Any, Any], classes: Mapping[Any, str], before: SeenBoard) -> dict[Any, tuple[float, float]]:
+    """Each engine piece's place as the camera saw it at the last position: the nearest seen
+    piece within :data:`ANCHOR_IN` (of the piece's class if any), each seen piece used once,
+    nearest pairs first; the engine's place when none."""
+    pairs = sorted((math.dist(at, q.point) + (0.0 if classes.get(pid) == q.cls else ANCHOR_IN), pid, j)
+                   for pid, at in where.items() for j, q in enumerate(before.pieces)
+                   if math.dist(at, q.point) <= ANCHOR_IN)
+    out: dict[Any, tuple[float, float]] = {}
+    used: set[int] = set()
+    for _, pid, j in pairs:
+        if pid in out or j in used:
+            continue
+        out[pid] = before.pieces[j].point
+        used.add(j)
+    return {pid: out.get(pid, (float(at[0]), float(at[1]))) for pid, at in where.items()}
 
 
 def _within_measure(game: GameRules[Any, Any], state: Any, verdict: Any, frm: Any, to: Any, facing: float | None,

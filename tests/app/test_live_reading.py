@@ -470,3 +470,17 @@ def test_the_game_a_move_too_long_by_less_than_the_camera_can_tell_is_read_as_le
             to = reading.action_json["to"]
             assert math.dist((to["x"], to["y"]), (r1["at"]["x"], r1["at"]["y"])) <= 6.01  # to the hundredth
             assert "measured 6.30" in reading.note
+
+
+def test_the_game_a_piece_the_camera_sees_off_its_place_is_judged_from_where_it_is_seen() -> None:
+    """The camera puts R1 (Red is to move) 1.3" from the engine's place in every view: still
+    is still, not a short move of R1, and another piece's move is read as it is."""
+    from tabletop.live.infer import infer
+
+    game, state, _, off = _the_game_boards({"R1": (1.3, 0.0)})
+    assert infer(game, state, off, off).kind == "none"
+    _, _, _, still = _the_game_boards({"R1": (1.3, 0.1)})  # and a little wander on top
+    assert infer(game, state, off, still).kind == "none"
+    _, _, _, moved = _the_game_boards({"R1": (1.3, 0.0), "R2": (0.0, 3.0)})
+    reading = infer(game, state, off, moved)
+    assert reading.kind == "legal" and reading.action_json["piece"] == "R2"
