@@ -282,7 +282,7 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
 
     report = evaluate(args.game, samples, detector.detect, detector.names, conf=args.conf,
                       progress=ProgressBar(f"evaluating {detector.info.source.name} ({detector.backend})"),
-                      facing=_referee_facing if args.game == "the-game" else None)
+                      facing=_RefereeFacing() if args.game == "the-game" else None)
     if args.json:
         doc = dict(report.figures(), game=args.game, weights=str(detector.info.source), backend=detector.backend,
                    seconds=round(time.perf_counter() - began, 1))
@@ -293,20 +293,33 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _referee_facing(det: Any, i: int, truth: Any, frame: Any) -> float | None:
+class _RefereeFacing:
     """The Game: a piece's facing as the live referee reads it (the prism fitted to its box,
-    the front dot lifted to the piece's height and put on the dot's colour), on the field."""
-    import numpy as np
+    the front dot lifted to the piece's height and put on the dot's colour), on the field.
+    The pieces of one frame and class are read once, not once per labelled piece."""
 
-    from tabletop.live.board import lift_pieces
-    from vision.detect_cells import FrameGeometry
+    def __init__(self) -> None:
+        self._frame: Any = None
+        self._read: dict[bytes, Any] = {}
 
-    size = truth.get("image_size") or (frame.shape[1], frame.shape[0])
-    names = [str(n) for n in det.class_name] if det.class_name is not None else ()
-    lifted = lift_pieces(det, FrameGeometry.from_truth(truth), (int(size[0]), int(size[1])), frame, names)
-    if lifted is None or not np.isfinite(lifted[1][i]):
-        return None
-    return float(lifted[1][i])
+    def __call__(self, det: Any, i: int, truth: Any, frame: Any) -> float | None:
+        import numpy as np
+
+        from tabletop.live.board import lift_pieces
+        from vision.detect_cells import FrameGeometry
+
+        if frame is not self._frame:
+            self._frame, self._read = frame, {}
+        key = det.xyxy.tobytes()
+        if key not in self._read:
+            size = truth.get("image_size") or (frame.shape[1], frame.shape[0])
+            names = [str(n) for n in det.class_name] if det.class_name is not None else ()
+            self._read[key] = lift_pieces(det, FrameGeometry.from_truth(truth), (int(size[0]), int(size[1])),
+                                          frame, names)
+        lifted = self._read[key]
+        if lifted is None or not np.isfinite(lifted[1][i]):
+            return None
+        return float(lifted[1][i])
 
 
 def _dataset_names(folder: Path) -> tuple[str, ...] | None:

@@ -279,11 +279,16 @@ def _board_facing(geometry: Geometry, anchor: np.ndarray, image_deg: float, at: 
     return math.degrees(math.atan2(by - at[1], bx - at[0])) % 360.0
 
 
+def _on_square(p: SeenPiece) -> bool:
+    """A piece that takes a square (a Seth token lies on a checker and takes none)."""
+    return p.cell is not None and not p.cls.startswith("seth-")
+
+
 def _emptied(seen: SeenBoard, accepted: SeenBoard) -> int:
     """How many squares ``accepted`` showed a piece on (Seth tokens aside) are empty in ``seen``
     (swapped: how many empty squares were filled)."""
     def held(board: SeenBoard) -> set[str]:
-        return {str(p.cell) for p in board.pieces if p.cell is not None and not p.cls.startswith("seth-")}
+        return {str(p.cell) for p in board.pieces if _on_square(p)}
 
     return len(held(accepted) - held(seen))
 
@@ -318,14 +323,13 @@ def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int
     else:
         limit = MAX_PER_CELL.get(seen.game)
         # a Seth token lies on a checker: it is not a second piece on the square
-        per_cell = Counter(p.cell for p in seen.pieces if p.cell is not None and not p.cls.startswith("seth-"))
+        per_cell = Counter(p.cell for p in seen.pieces if _on_square(p))
         # a piece put on an occupied square left a square it did not fill elsewhere: with no
         # more squares emptied than newly filled, two boxes on one square are one piece read
         # twice (a weak detector's habit), not a second piece
         # (and a square seen as crowded at the last position too is no news)
         if accepted is None or _emptied(seen, accepted) > _emptied(accepted, seen):
-            was = Counter(p.cell for p in (accepted.pieces if accepted is not None else ())
-                          if p.cell is not None and not p.cls.startswith("seth-"))
+            was = Counter(p.cell for p in (accepted.pieces if accepted is not None else ()) if _on_square(p))
             problems += [f"{n} pieces in {cell} (at most {limit})" for cell, n in sorted(per_cell.items())
                          if limit is not None and n > max(limit, was[cell])]
     # more pieces than there were (OneWorld brings reinforcements), by at least two: one box too

@@ -15,6 +15,7 @@ legal actions that explain the change between two seen boards, best first:
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -107,6 +108,4 @@ def other_readings(game: GameRules[Any, Any], state: Any, before: SeenBoard, aft
 
 
 def _key(aj: Any) -> str:
-    import json
-
     return json.dumps(aj, sort_keys=True, default=str)

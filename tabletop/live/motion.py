@@ -57,14 +57,14 @@ class BoardMotion:
         poly = np.asarray(polygon, float).reshape(-1, 2) * scale
         key = (size, poly.round(0).tobytes())
         if key != self._key:  # the board moved in the picture (or a new size): a new mask
-            self._mask = np.zeros(size[::-1], np.uint8)
-            cv2.fillPoly(self._mask, [poly.round().astype(np.int32)], 1)
-            self._key = key
+            mask = np.zeros(size[::-1], np.uint8)
+            cv2.fillPoly(mask, [poly.round().astype(np.int32)], 1)
+            self._mask, self._key = mask.astype(bool), key
         last, self._last = self._last, small
         if last is None or last.shape != small.shape:
             return False
-        inside = self._mask.astype(bool)  # type: ignore[union-attr]
-        if not inside.any():
+        inside = self._mask
+        if inside is None or not inside.any():
             return False
         diff = (small - last)[inside]
         changed = np.abs(diff - np.median(diff)) > self.level

@@ -89,25 +89,17 @@ def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge
     _poly(img, view, np.array([[0, 0], [w, 0], [w, d], [0, d]], float), EDGE, 2)
     fov = report.options.field_of_vision
     fills: dict[float, list[Any]] = {}
-    for r in report.readings:
-        adv = report.advice.get(r.id)
-        if adv is None:
-            continue
-        colour = OBSERVED if adv.observed else UNOBSERVED
-        c = np.array([r.centre.x, r.centre.y])
+    # each advised piece once: its reading, advice, colour, centre and outline on the field
+    shown = [(r, adv, OBSERVED if adv.observed else UNOBSERVED, np.array([r.centre.x, r.centre.y]),
+              np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing)))
+             for r in report.readings if (adv := report.advice.get(r.id)) is not None]
+    for r, adv, colour, c, outline in shown:
         a = np.radians(np.linspace(r.facing - fov / 2, r.facing + fov / 2, 25))
         fan = np.vstack([c, c + wedge * np.c_[np.cos(a), np.sin(a)]])
         _poly(img, view, _clip(fan, (w, d)), colour, 1, True, 0.18, fills)
-        outline = np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing))
         _poly(img, view, outline, colour, 2, True, 0.35, fills)
     _fill(img, fills)
-    for r in report.readings:
-        adv = report.advice.get(r.id)
-        if adv is None:
-            continue
-        colour = OBSERVED if adv.observed else UNOBSERVED
-        c = np.array([r.centre.x, r.centre.y])
-        outline = np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing))
+    for r, adv, colour, c, outline in shown:
         _poly(img, view, ring(outline, report.options.action_range), colour, 1)
         if adv.observed:
             t = np.linspace(0, 2 * math.pi, 73)
