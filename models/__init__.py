@@ -17,9 +17,10 @@ class ModelNotFoundError(FileNotFoundError):
 
 
 def available() -> list[str]:
-    """Names of the shipped weight files (without ``.pt``)."""
+    """Names of the shipped detector weight files (without ``.pt``; a detector's dice face
+    reader, ``<name>.faces.pt``, is not one)."""
     folder = resources.files("models")
-    return sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".pt"))
+    return sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".pt") and not p.name.endswith(".faces.pt"))
 
 
 def weights_path(name: str) -> Path:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from tabletop.argtypes import share, whole
 from tabletop.errors import InputError, TabletopError
 
 __all__ = ["TrainingError", "add_eval_parser", "add_train_parser", "run_eval", "run_train"]
@@ -31,33 +32,10 @@ class TrainingError(TabletopError, ValueError):
     """A training or evaluation request that cannot be carried out (bad dataset, no weights)."""
 
 
-def _positive(kind: str, low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number of {kind}, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{kind} must be {low} to {high}, got {value}")
-        return value
-
-    return parse
-
-
 def _imgsz(text: str) -> int:
-    value = _positive("pixels", 32, 4096)(text)
+    value = whole("pixels", 32, 4096, "the image size")(text)
     if value % 32:
         raise argparse.ArgumentTypeError(f"the image size must be a multiple of 32 (the model's stride), got {value}")
-    return value
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}") from None
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a share above 0 and at most 1, got {value:g}")
     return value
 
 
@@ -86,16 +64,18 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     )
     cmd.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
     cmd.add_argument("--data", metavar="DIR", help="fine-tune on this ultralytics dataset instead of renders")
-    cmd.add_argument("--epochs", type=_positive("epochs", 1, 10_000), metavar="N",
+    cmd.add_argument("--epochs", type=whole("epochs", 1, 10_000), metavar="N",
                      help="epochs (default: the recipe's; 30 when fine-tuning)")
     cmd.add_argument("--imgsz", type=_imgsz, metavar="N", help="training image size (default: the recipe's)")
-    cmd.add_argument("--seed", type=_positive("a seed", 0, 2**31 - 1), metavar="S",
+    cmd.add_argument("--seed", type=whole("", 0, 2**31 - 1, "the seed"), metavar="S",
                      help="training seed (default: the recipe's)")
-    cmd.add_argument("--count", type=_positive("images", 2, 1_000_000), metavar="N",
+    cmd.add_argument("--count", type=whole("images", 2, 1_000_000, "the count"), metavar="N",
                      help="images to render (default: the recipe's; ignored with --data)")
-    cmd.add_argument("--fraction", type=_fraction, default=1.0, metavar="SHARE",
+    cmd.add_argument("--fraction", type=share(zero=False), default=1.0, metavar="SHARE",
                      help="train on this share of the training images (quick trials; default 1)")
     cmd.add_argument("--out", metavar="DIR", help="where to write data, runs and weights (default: runs/train-GAME)")
+    cmd.add_argument("--faces-only", action="store_true",
+                     help="train only the dice face reader (games whose recipe has one) and stop")
     cmd.set_defaults(run=run_train)
     return cmd
 
@@ -163,6 +143,9 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         recipe = load_recipe(args.game)
     except RecipeError as err:
         raise TrainingError(str(err)) from None
+    if args.faces_only and (recipe.dice_faces is None or args.data):
+        raise InputError("--faces-only", f"{args.game}'s recipe has no dice face reader"
+                         if recipe.dice_faces is None else "the face reader is trained on renders, not with --data")
     folder = Path(args.out or f"runs/train-{args.game}")
     if folder.exists() and not folder.is_dir():
         raise InputError("--out", f"{folder} is a file, not a folder")
@@ -182,6 +165,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         # whole photos at the detector's own input size (no tiles: photos come at any size)
         recipe = with_overrides(recipe, epochs=args.epochs or 30, imgsz=args.imgsz or 640, seed=args.seed, tile=0)
         out.write(f"fine-tuning the shipped {args.game} model on {data_dir} ({len(doc['names'])} classes)\n")
+        if recipe.dice_faces is not None:
+            yaml_path = _fine_tune_dice(args.game, start_from, data_dir, folder, out)
     else:
         recipe = with_overrides(recipe, epochs=args.epochs, imgsz=args.imgsz, seed=args.seed,
                                 data_count=args.count)
@@ -193,6 +178,10 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                 out.flush()
                 tile_dataset(folder / "data", tiles, recipe.tile, recipe.tiles_per_image, recipe.data_seed)
             yaml_path = tiles / "data.yaml"
+        if recipe.dice_faces is not None:
+            yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only)
+            if args.faces_only:
+                return 0
     out.write(f"training {recipe.architecture} for {recipe.epochs} epochs at {recipe.imgsz} px "
               f"(seed {recipe.seed}) into {folder}\n")
     out.flush()
@@ -215,6 +204,57 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"trained in {took}; weights: {result.weights}\n"
               f"measure them: tabletop eval {args.game} --data DIR --weights {result.weights}\n")
     return 0
+
+
+def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO, again: bool = False) -> Path:
+    """Train the dice face reader on the full-size renders (once; ``again`` retrains it) and
+    give the detector a copy of its dataset with each kind of die as one class."""
+    import yaml
+
+    from vision.dice_faces import FaceTraining, faces_path, merge_dataset, train_face_reader
+
+    reader_path = faces_path(folder / f"{recipe.game}.pt")
+    if again or not reader_path.is_file():
+        doc = yaml.safe_load((folder / "data" / "data.yaml").read_text(encoding="utf-8"))
+        names = doc["names"]
+        names = [names[i] for i in sorted(names)] if isinstance(names, dict) else list(names)
+        settings = FaceTraining.from_json(dict(recipe.dice_faces))
+        out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}\n")
+        out.flush()
+
+        def progress(epoch: int, epochs: int, loss: float, accuracy: float) -> None:
+            _stderr_line(f"face reader epoch {epoch}/{epochs}: loss {loss:.3f}, validation accuracy {accuracy:.1%}")
+
+        reader = train_face_reader(folder / "data", names, settings, progress)
+        reader.save(reader_path)
+        m = reader.metrics
+        out.write(f"face reader: {m['val_accuracy']:.1%} of {m['val_dice']} validation dice read right "
+                  f"({m['seconds']:.0f} s); saved {reader_path}\n")
+    else:
+        out.write(f"using the face reader already trained: {reader_path}\n")
+    merged = yaml_path.parent.with_name(yaml_path.parent.name + "-dice-kinds")
+    if not (merged / "data.yaml").is_file():
+        out.write(f"relabelling each kind of die as one detector class into {merged}\n")
+        out.flush()
+        merge_dataset(yaml_path.parent, merged)
+    return merged / "data.yaml"
+
+
+def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out: TextIO) -> Path:
+    """Fine-tuning a model that finds kinds of dice: relabel the photos' dice faces as their
+    kinds and put the shipped face reader beside the new weights."""
+    import shutil
+
+    from vision.dice_faces import faces_path, merge_dataset
+
+    merged = folder / "data-dice-kinds"
+    out.write(f"relabelling each kind of die as one detector class into {merged}; the shipped face reader "
+              "reads the faces\n")
+    merge_dataset(data_dir, merged)
+    reader = faces_path(weights)
+    if reader.is_file():
+        shutil.copyfile(reader, faces_path(folder / f"{game}.pt"))
+    return merged / "data.yaml"
 
 
 def _render(recipe: Any, folder: Path, out: TextIO) -> Path:

@@ -137,16 +137,31 @@ class Detector:
     """Loaded weights that turn frames into :class:`Detections`. Make with :meth:`load`."""
 
     def __init__(self, backend: Any, info: ModelInfo, backend_name: str, conf: float = CONF,
-                 iou: float = IOU) -> None:
+                 iou: float = IOU, faces: Any = None) -> None:
         self._backend = backend
         self.info = info
         self.backend = backend_name
         self.conf = conf
         self.iou = iou
+        #: the dice face reader (:class:`vision.dice_faces.FaceReader`) when the model finds
+        #: kinds of dice and a reader is saved beside its weights; ``None`` otherwise
+        self.faces = faces
+        self._names = info.names
+        self._to_names: np.ndarray | None = None
+        if faces is not None:
+            index = {n: i for i, n in enumerate(faces.names)}
+            # each model class's id among the reported names; -1: a kind of die, read by the reader
+            self._to_names = np.array([-1 if n in faces.kinds else index.get(n, -2) for n in info.names], int)
+            if (self._to_names == -2).any():
+                missing = [n for n, i in zip(info.names, self._to_names) if i == -2]
+                raise DetectorError(f"{faces.source}: the face reader does not belong to {info.source} "
+                                    f"(it does not know {', '.join(missing)})")
+            self._names = faces.names
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.info.names
+        """The class names reported (with a face reader: the game's own, die faces included)."""
+        return self._names
 
     def __repr__(self) -> str:
         return f"Detector({self.info.source.name!r}, backend={self.backend!r}, classes={len(self.names)})"
@@ -171,7 +186,7 @@ class Detector:
             if backend == "ultralytics":
                 raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' (or 'auto')")
             runner = _OnnxRunner(weights)
-            return cls(runner, runner.info, "onnx", conf, iou)
+            return cls(runner, runner.info, "onnx", conf, iou, _face_reader(weights, runner.info.names))
         if backend in ("auto", "onnx"):
             try:
                 import onnx  # noqa: F401
@@ -181,9 +196,10 @@ class Detector:
                     raise DetectorError("backend 'onnx' needs onnxruntime and onnx: pip install onnxruntime onnx") from None
             else:
                 runner = _OnnxRunner(onnx_export(weights, (imgsz * 3 // 4 // 32 * 32, imgsz)))
-                return cls(runner, replace(runner.info, source=weights), "onnx", conf, iou)
+                return cls(runner, replace(runner.info, source=weights), "onnx", conf, iou,
+                           _face_reader(weights, runner.info.names))
         runner = _UltralyticsRunner(weights, imgsz)
-        return cls(runner, runner.info, "ultralytics", conf, iou)
+        return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names))
 
     def detect(self, frame: np.ndarray) -> Detections:
         """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
@@ -194,10 +210,39 @@ class Detector:
             raise DetectorError(f"expected a BGR uint8 image (H x W x 3), got {frame.dtype} {frame.shape}")
         if frame.shape[2] == 4:
             frame = frame[:, :, :3]
-        found = self._backend.run(np.ascontiguousarray(frame), self.conf, self.iou)
-        names = np.array([self.names[c] if 0 <= c < len(self.names) else str(c) for c in found.class_id],
-                         dtype=object)
-        return Detections(found.xyxy, found.confidence, found.class_id, found.facing, found.keypoints, names)
+        frame = np.ascontiguousarray(frame)
+        found = self._backend.run(frame, self.conf, self.iou)
+        class_id = found.class_id
+        if self._to_names is not None and len(class_id):
+            class_id = self._to_names[class_id.clip(0, len(self._to_names) - 1)]
+            dice = np.flatnonzero(class_id < 0)
+            if len(dice):
+                kinds = [self.info.names[c] for c in found.class_id[dice]]
+                faces, _ = self.faces.read(frame, found.xyxy[dice], kinds)
+                index = {n: i for i, n in enumerate(self._names)}
+                class_id = class_id.copy()
+                class_id[dice] = [index.get(f, -1) for f in faces]
+        names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)
+        return Detections(found.xyxy, found.confidence, class_id, found.facing, found.keypoints, names)
+
+
+def _face_reader(weights: Path, model_names: tuple[str, ...]) -> Any:
+    """The dice face reader saved beside ``weights``, when the model finds kinds of dice."""
+    from vision.dice_faces import FaceReaderError, faces_path, is_die_kind
+
+    if not any(is_die_kind(n) for n in model_names):
+        return None
+    path = faces_path(weights)
+    if not path.is_file():
+        warnings.warn(f"{weights} finds dice but no face reader is beside it ({path.name}): "
+                      "dice are reported by kind only", stacklevel=3)
+        return None
+    from vision.dice_faces import FaceReader
+
+    try:
+        return FaceReader.load(path)
+    except FaceReaderError as err:
+        raise DetectorError(str(err)) from None
 
 
 class _UltralyticsRunner:

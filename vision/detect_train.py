@@ -62,6 +62,9 @@ class Recipe:
     eval_seed: int = 1001
     tile: int = 0  # > 0: train on tiles this many pixels square cut from the renders at full scale
     tiles_per_image: int = 2
+    #: ``dice_faces`` section: the detector finds kinds of dice and a face reader reads them
+    #: (:mod:`vision.dice_faces`); ``None``: every face is a detector class
+    dice_faces: Mapping[str, Any] | None = None
 
     @property
     def keypoints(self) -> bool:
@@ -89,6 +92,7 @@ class Recipe:
                 eval_seed=int(ev.get("seed", 1001)),
                 tile=int(data.get("tile", 0)),
                 tiles_per_image=int(data.get("tiles_per_image", 2)),
+                dice_faces=dict(doc["dice_faces"]) if doc.get("dice_faces") is not None else None,
             )
         except (KeyError, TypeError, ValueError) as err:
             raise RecipeError(f"malformed recipe: {type(err).__name__}: {err}") from None

@@ -58,6 +58,8 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "oneworld", "--data", "{bad_yaml}"], "not valid YAML at line"),
         (["train", "oneworld", "--data", "{no_names}"], "missing names"),
         (["train", "oneworld", "--out", "{a_file}"], "is a file, not a folder"),
+        (["train", "oneworld", "--faces-only"], "oneworld's recipe has no dice face reader"),
+        (["train", "when-gods-collide", "--faces-only", "--data", "{no_yaml}"], "trained on renders, not with --data"),
         (["eval", "oneworld"], "the following arguments are required: --data"),
         (["eval", "chess", "--data", "{no_yaml}"], "unknown game 'chess'"),
         (["eval", "oneworld", "--data", "{missing}"], "no such folder"),

@@ -1,0 +1,199 @@
+"""Dice in two stages: kinds of dice for the detector, faces for a small reader, and a
+detector that reports the game's own class names from the pair."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+import yaml
+
+from vision.detect import Detector, DetectorError, ModelInfo
+from vision.detect_train import Recipe
+from vision.detections import Detections
+from vision.dice_faces import (
+    FaceReader,
+    FaceReaderError,
+    FaceTraining,
+    _network,
+    die_kind,
+    faces_path,
+    is_die_kind,
+    merge_dataset,
+    merged_names,
+    train_face_reader,
+)
+
+WGC = ["greek", "norse", "chess-king", "chess-rook", "hero-imp", "hero-seth", "d6-1", "d6-6", "hand"]
+
+
+def test_kinds_of_dice_by_name():
+    assert [die_kind(n) for n in WGC] == [None, None, "chess-die", "chess-die", "hero-die", "hero-die", "d6", "d6",
+                                           None]
+    assert die_kind("die-moons-null") == "die-moons"
+    assert die_kind("die-") is None and die_kind("chess-") is None and die_kind("pawn-suns") is None
+    assert is_die_kind("chess-die") and is_die_kind("die-arms") and not is_die_kind("die-arms-5")
+    assert not is_die_kind("greek")
+
+
+def test_merged_names_keep_the_game_order():
+    names, ids = merged_names(WGC)
+    assert names == ("greek", "norse", "chess-die", "hero-die", "d6", "hand")
+    assert [names[i] for i in ids] == ["greek", "norse", "chess-die", "chess-die", "hero-die", "hero-die", "d6", "d6",
+                                       "hand"]
+    assert merged_names(names)[0] == names  # already merged: unchanged
+
+
+def test_faces_path_sits_beside_the_weights():
+    assert faces_path("runs/x/when-gods-collide.pt") == Path("runs/x/when-gods-collide.faces.pt")
+    assert faces_path("a/model.onnx") == Path("a/model.faces.pt")
+
+
+def _write_dataset(root: Path, names: list[str], rows: dict[str, list[str]]) -> None:
+    for split in ("train", "val"):
+        (root / "images" / split).mkdir(parents=True)
+        (root / "labels" / split).mkdir(parents=True)
+    for stem, lines in rows.items():
+        cv2.imwrite(str(root / "images" / "train" / f"{stem}.jpg"), np.zeros((8, 8, 3), np.uint8))
+        (root / "labels" / "train" / f"{stem}.txt").write_text("".join(ln + "\n" for ln in lines))
+    (root / "data.yaml").write_text(yaml.safe_dump({"path": str(root), "train": "images/train", "val": "images/val",
+                                                    "names": dict(enumerate(names))}))
+
+
+def test_merge_dataset_relabels_faces_as_kinds(tmp_path):
+    _write_dataset(tmp_path / "src", WGC, {"a": ["0 0.5 0.5 0.1 0.1", "3 0.2 0.2 0.1 0.1", "7 0.7 0.7 0.1 0.1"],
+                                           "b": []})
+    out = merge_dataset(tmp_path / "src", tmp_path / "dst")
+    doc = yaml.safe_load(out.read_text())
+    assert list(doc["names"].values()) == ["greek", "norse", "chess-die", "hero-die", "d6", "hand"]
+    assert Path(doc["path"]) == (tmp_path / "dst").resolve()
+    rows = (tmp_path / "dst" / "labels" / "train" / "a.txt").read_text().splitlines()
+    assert [r.split()[0] for r in rows] == ["0", "2", "4"]
+    assert rows[1].split()[1:] == ["0.2", "0.2", "0.1", "0.1"]
+    assert (tmp_path / "dst" / "labels" / "train" / "b.txt").read_text() == ""
+    assert (tmp_path / "dst" / "images" / "train" / "a.jpg").is_file()
+    # the source is untouched
+    assert (tmp_path / "src" / "labels" / "train" / "a.txt").read_text().split()[4 + 1] == "3"
+
+
+def _reader(names: list[str] = WGC) -> FaceReader:
+    faces = [n for n in names if die_kind(n)]
+    return FaceReader(_network(len(faces)), names, faces)
+
+
+def test_a_reader_only_reads_faces_of_the_kind_it_is_given(tmp_path):
+    reader = _reader()
+    frame = np.random.default_rng(0).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    boxes = np.array([[10, 10, 25, 25], [40, 20, 55, 35], [5, 40, 20, 55]], float)
+    faces, conf = reader.read(frame, boxes, ["d6", "chess-die", "hero-die"])
+    assert faces[0] in ("d6-1", "d6-6") and faces[1] in ("chess-king", "chess-rook")
+    assert faces[2] in ("hero-imp", "hero-seth")
+    assert ((conf >= 0.5) & (conf <= 1.0)).all()  # the best of two faces
+    assert reader.read(frame, np.zeros((0, 4)), []) == ([], pytest.approx(np.zeros(0)))
+
+
+def test_a_reader_survives_save_and_load(tmp_path):
+    reader = _reader()
+    reader.metrics["val_accuracy"] = 0.5
+    path = reader.save(tmp_path / "m.faces.pt")
+    again = FaceReader.load(path)
+    assert again.names == reader.names and again.faces == reader.faces and again.metrics["val_accuracy"] == 0.5
+    frame = np.random.default_rng(1).integers(0, 255, (40, 40, 3), dtype=np.uint8)
+    box = np.array([[5, 5, 30, 30]], float)
+    assert again.read(frame, box, ["d6"]) == (reader.read(frame, box, ["d6"])[0], pytest.approx(
+        reader.read(frame, box, ["d6"])[1], abs=1e-5))
+
+
+def test_a_file_that_is_no_reader_is_said_so(tmp_path):
+    bad = tmp_path / "x.faces.pt"
+    bad.write_bytes(b"not a torch file")
+    with pytest.raises(FaceReaderError, match="not a dice face reader"):
+        FaceReader.load(bad)
+    with pytest.raises(FaceReaderError, match="not a die face"):
+        FaceReader(_network(1), ["greek"], ["greek"])
+
+
+def _pips(n: int, side: int, rng: np.random.Generator) -> np.ndarray:
+    die = np.full((side, side, 3), 235, np.uint8)
+    spots = {1: [(0.5, 0.5)], 6: [(0.28, 0.25), (0.28, 0.5), (0.28, 0.75), (0.72, 0.25), (0.72, 0.5), (0.72, 0.75)]}
+    for x, y in spots[n]:
+        cv2.circle(die, (int(x * side), int(y * side)), max(1, side // 10), (20, 20, 20), -1)
+    return die
+
+
+def test_a_reader_learns_to_tell_faces_apart(tmp_path):
+    """Trained on frames with a one and a six lying about, it reads the held-back ones."""
+    names = ["token", "d6-1", "d6-6", "hand"]
+    rng = np.random.default_rng(3)
+    for split, count in (("train", 40), ("val", 10)):
+        (tmp_path / "images" / split).mkdir(parents=True)
+        (tmp_path / "labels" / split).mkdir(parents=True)
+        for k in range(count):
+            frame = np.full((120, 160, 3), rng.integers(60, 140), np.uint8)
+            lines = []
+            for j in range(3):
+                face = int(rng.integers(2))
+                side = int(rng.integers(16, 22))
+                x, y = 10 + 50 * j + int(rng.integers(0, 10)), int(rng.integers(10, 90))
+                frame[y:y + side, x:x + side] = _pips((1, 6)[face], side, rng)
+                lines.append(f"{1 + face} {(x + side / 2) / 160} {(y + side / 2) / 120} {side / 160} {side / 120}")
+            cv2.imwrite(str(tmp_path / "images" / split / f"{k}.png"), frame)
+            (tmp_path / "labels" / split / f"{k}.txt").write_text("\n".join(lines) + "\n")
+    seen: list[tuple[int, float]] = []
+    reader = train_face_reader(tmp_path, names, FaceTraining(epochs=25, seed=0),
+                               progress=lambda e, n, loss, acc: seen.append((e, acc)))
+    assert [e for e, _ in seen] == list(range(1, 26))
+    assert reader.metrics["val_dice"] == 30 and reader.metrics["train_dice"] == 120
+    assert reader.metrics["val_accuracy"] >= 0.9, reader.metrics
+
+
+def test_training_needs_dice(tmp_path):
+    _write_dataset(tmp_path, ["greek", "hand"], {"a": ["0 0.5 0.5 0.1 0.1"]})
+    with pytest.raises(FaceReaderError, match="no dice faces"):
+        train_face_reader(tmp_path, ["greek", "hand"], FaceTraining(epochs=1))
+    with pytest.raises(FaceReaderError, match="only 0 dice"):
+        train_face_reader(tmp_path, ["greek", "d6-1", "hand"], FaceTraining(epochs=1))
+
+
+class _Backend:
+    """Stands in for a detector backend: always the same boxes of the model's classes."""
+
+    def __init__(self, found: Detections) -> None:
+        self.found = found
+
+    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
+        return self.found
+
+
+def test_the_pair_reports_the_game_names():
+    kinds, _ = merged_names(WGC)
+    found = Detections(np.array([[0, 0, 10, 10], [20, 20, 35, 35], [40, 5, 55, 20], [5, 30, 20, 45]], float),
+                       np.array([0.9, 0.8, 0.7, 0.6]), np.array([1, 4, 2, 5]))  # norse, d6, chess-die, hand
+    info = ModelInfo(Path("wgc.pt"), kinds, "detect", 640)
+    detector = Detector(_Backend(found), info, "stub", faces=_reader())
+    assert detector.names == tuple(WGC)
+    out = detector.detect(np.full((60, 60, 3), 128, np.uint8))
+    names = list(out.class_name)
+    assert names[0] == "norse" and names[3] == "hand"
+    assert names[1] in ("d6-1", "d6-6") and names[2] in ("chess-king", "chess-rook")
+    assert [WGC[i] for i in out.class_id] == names  # ids index the reported names
+    assert out.confidence.tolist() == [0.9, 0.8, 0.7, 0.6]
+
+
+def test_a_reader_of_another_game_is_refused():
+    info = ModelInfo(Path("x.pt"), ("pawn-suns", "die-suns", "hand"), "detect", 640)
+    with pytest.raises(DetectorError, match="does not know pawn-suns"):
+        Detector(_Backend(Detections.empty()), info, "stub", faces=_reader())
+
+
+def test_a_recipe_can_ask_for_a_face_reader():
+    doc = {"game": "when-gods-collide", "architecture": "yolo11n.yaml", "data": {"count": 10, "seed": 1},
+           "dice_faces": {"epochs": 5, "variants": 2}}
+    recipe = Recipe.from_json(doc)
+    assert recipe.dice_faces == {"epochs": 5, "variants": 2}
+    settings = FaceTraining.from_json(dict(recipe.dice_faces))
+    assert (settings.epochs, settings.variants, settings.seed) == (5, 2, 0)
+    assert Recipe.from_json(dict(doc, dice_faces=None)).dice_faces is None
+    assert FaceTraining.from_json(None) is None

@@ -1,0 +1,379 @@
+"""Dice in two stages: the detector finds a die, a small classifier reads its face.
+
+A die on the table is 15 to 20 pixels across in a 640x480 frame, and a game has many face
+classes (When Gods Collide: six chess faces, six hero faces, six d6 faces; Wormholes: six
+faces on each suit's die). Trained as classes of their own, each face is a rare class the
+detector barely sees, and it learns to find none of them. So the detector learns one class
+per *kind* of die (``chess-die``, ``hero-die``, ``d6``, ``die-suns``...), which it sees on
+every frame, and a :class:`FaceReader` reads the face from a crop of each die it finds.
+
+The pair reports the game's own class names (``chess-rook``, ``d6-4``, ``die-suns-ace``),
+so nothing downstream knows there are two stages. The reader is saved beside the detector's
+weights as ``<weights stem>.faces.pt`` (shipped: ``models/<game>.faces.pt``).
+
+>>> die_kind("chess-rook"), die_kind("d6-4"), die_kind("die-suns-ace"), die_kind("greek")
+('chess-die', 'd6', 'die-suns', None)
+>>> is_die_kind("die-suns"), is_die_kind("d6"), is_die_kind("d6-4")
+(True, True, False)
+>>> merged_names(["greek", "chess-king", "chess-rook", "d6-1", "hand"])
+(('greek', 'chess-die', 'd6', 'hand'), (0, 1, 1, 2, 3))
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "FACES_SUFFIX",
+    "FaceReader",
+    "FaceReaderError",
+    "FaceTraining",
+    "die_kind",
+    "faces_path",
+    "is_die_kind",
+    "merge_dataset",
+    "merged_names",
+    "train_face_reader",
+]
+
+#: The reader beside weights ``W.pt`` is ``W.faces.pt``.
+FACES_SUFFIX = ".faces.pt"
+#: The crop around a die is this many times the longer side of its box (some table around it).
+PAD = 1.4
+#: Crops are resized to this many pixels square.
+SIZE = 32
+
+_PREFIXES = (("chess-", "chess-die"), ("hero-", "hero-die"), ("d6-", "d6"))
+
+
+class FaceReaderError(Exception):
+    """A face reader that cannot be loaded or trained."""
+
+
+def die_kind(name: str) -> str | None:
+    """The kind of die a face class belongs to (``None``: not a die face). When Gods
+    Collide: ``chess-*``, ``hero-*`` and ``d6-*``; Wormholes: ``die-<suit>-<face>``."""
+    if name.startswith("die-"):
+        suit, sep, face = name[len("die-"):].partition("-")
+        return f"die-{suit}" if sep and suit and face else None
+    for prefix, kind in _PREFIXES:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            return kind
+    return None
+
+
+def is_die_kind(name: str) -> bool:
+    """Whether ``name`` is a kind of die as the detector finds it (``chess-die``, ``d6``,
+    ``die-suns``), not a face."""
+    return name in {kind for _, kind in _PREFIXES} or (name.startswith("die-") and die_kind(name) is None
+                                                         and len(name) > len("die-"))
+
+
+def merged_names(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The detector's classes when each kind of die is one class: the names, in the order
+    of the game's classes (a kind where its first face was), and each game class's new id."""
+    out: list[str] = []
+    index: dict[str, int] = {}
+    ids = []
+    for name in names:
+        key = die_kind(name) or name
+        if key not in index:
+            index[key] = len(out)
+            out.append(key)
+        ids.append(index[key])
+    return tuple(out), tuple(ids)
+
+
+def faces_path(weights: str | os.PathLike[str]) -> Path:
+    """Where the face reader of detector weights ``weights`` lives (beside them)."""
+    p = Path(weights)
+    stem = p.name[: -len(p.suffix)] if p.suffix else p.name
+    return p.with_name(stem + FACES_SUFFIX)
+
+
+def merge_dataset(src: Path, dst: Path) -> Path:
+    """Copy the ultralytics dataset ``src`` (``data.yaml``, ``images/``, ``labels/``) to
+    ``dst`` with every die face relabelled as its kind of die; images are hard-linked
+    (copied where links cannot be made). Returns ``dst/data.yaml``."""
+    import shutil
+
+    import yaml
+
+    src, dst = Path(src), Path(dst)
+    doc = yaml.safe_load((src / "data.yaml").read_text(encoding="utf-8"))
+    names = doc["names"]
+    names = [names[i] for i in sorted(names)] if isinstance(names, dict) else list(names)
+    kinds, ids = merged_names(names)
+    for folder in sorted((src / "images").rglob("*")):
+        if not folder.is_file():
+            continue
+        rel = folder.relative_to(src / "images")
+        target = dst / "images" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            try:
+                os.link(folder, target)
+            except OSError:
+                shutil.copyfile(folder, target)
+        label = (src / "labels" / rel).with_suffix(".txt")
+        out = (dst / "labels" / rel).with_suffix(".txt")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        rows = label.read_text(encoding="utf-8").splitlines() if label.is_file() else []
+        lines = []
+        for row in rows:
+            parts = row.split()
+            if not parts:
+                continue
+            parts[0] = str(ids[int(parts[0])])
+            lines.append(" ".join(parts) + "\n")
+        out.write_text("".join(lines), encoding="utf-8")
+    base = Path(doc.get("path") or src)
+    doc = dict(doc, path=str(dst.resolve()), names=dict(enumerate(kinds)))
+    if not base.is_absolute():
+        doc["path"] = str(dst.resolve())
+    (dst / "data.yaml").write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return dst / "data.yaml"
+
+
+def _crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0,
+          size: int = SIZE) -> np.ndarray:
+    """A ``size`` x ``size`` crop of ``image``: a square of ``side`` pixels centred on
+    (cx, cy), turned by ``angle`` degrees; the border replicated where it leaves the image."""
+    import cv2
+
+    scale = size / max(side, 1.0)
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), scale)
+    m[0, 2] += size / 2 - cx
+    m[1, 2] += size / 2 - cy
+    return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _network(classes: int) -> Any:
+    from torch import nn
+
+    def block(a: int, b: int) -> list[Any]:
+        return [nn.Conv2d(a, b, 3, padding=1, bias=False), nn.BatchNorm2d(b), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(*block(3, 32), *block(32, 32), nn.MaxPool2d(2),
+                         *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+                         *block(64, 128), *block(128, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                         nn.Dropout(0.2), nn.Linear(128, classes))
+
+
+def _to_tensor(crops: np.ndarray) -> Any:
+    import torch
+
+    x = torch.from_numpy(np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2))).float()
+    return x / 255.0 - 0.5
+
+
+class FaceReader:
+    """A small classifier that reads the face of a die from a crop around its box.
+
+    ``names``: the class names the detector and reader report together (the game's);
+    ``faces``: the face classes the network outputs; ``kinds``: each kind of die's faces
+    (indices into ``faces``), so a ``d6`` box is only ever read as a d6 face.
+    """
+
+    def __init__(self, net: Any, names: Sequence[str], faces: Sequence[str], source: Path | None = None,
+                 metrics: dict[str, Any] | None = None) -> None:
+        self.net = net.eval()
+        self.names = tuple(names)
+        self.faces = tuple(faces)
+        self.source = source
+        self.metrics = dict(metrics or {})
+        kinds: dict[str, list[int]] = {}
+        for i, face in enumerate(self.faces):
+            kind = die_kind(face)
+            if kind is None:
+                raise FaceReaderError(f"{face!r} is not a die face")
+            kinds.setdefault(kind, []).append(i)
+        self.kinds = {k: tuple(v) for k, v in kinds.items()}
+
+    def __repr__(self) -> str:
+        return f"FaceReader({len(self.faces)} faces of {', '.join(self.kinds)})"
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> FaceReader:
+        """Read a reader saved by :meth:`save` (or ``tabletop train``)."""
+        import torch
+
+        path = Path(path)
+        try:
+            doc = torch.load(str(path), map_location="cpu", weights_only=True)
+            net = _network(len(doc["faces"]))
+            net.load_state_dict(doc["state"])
+            meta = json.loads(doc["meta"])
+            return cls(net, meta["names"], meta["faces"], path, meta.get("metrics"))
+        except FaceReaderError:
+            raise
+        except Exception as err:  # noqa: BLE001 - torch raises many kinds for a bad file
+            raise FaceReaderError(f"{path}: not a dice face reader ({type(err).__name__}: {err})") from None
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        import torch
+
+        path = Path(path)
+        meta = json.dumps({"names": list(self.names), "faces": list(self.faces), "size": SIZE, "pad": PAD,
+                           "metrics": self.metrics})
+        tmp = path.with_name(path.name + ".part")
+        torch.save({"state": self.net.state_dict(), "faces": list(self.faces), "meta": meta}, str(tmp))
+        os.replace(tmp, path)
+        return path
+
+    def read(self, frame: np.ndarray, xyxy: np.ndarray, kinds: Sequence[str]) -> tuple[list[str], np.ndarray]:
+        """The face of each die: its box in ``frame`` (BGR) and the kind the detector saw.
+        Returns the face class names and the reader's confidence in each."""
+        import torch
+
+        xyxy = np.asarray(xyxy, float).reshape(-1, 4)
+        if not len(xyxy):
+            return [], np.zeros(0)
+        crops = np.stack([_crop(frame, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, PAD * max(b[2] - b[0], b[3] - b[1]))
+                          for b in xyxy])
+        with torch.inference_mode():
+            logits = self.net(_to_tensor(crops)).numpy()
+        out, conf = [], np.zeros(len(xyxy))
+        for i, kind in enumerate(kinds):
+            allowed = self.kinds.get(kind)
+            if not allowed:
+                out.append(kind)
+                continue
+            z = logits[i, list(allowed)]
+            p = np.exp(z - z.max())
+            p /= p.sum()
+            j = int(p.argmax())
+            out.append(self.faces[allowed[j]])
+            conf[i] = float(p[j])
+        return out, conf
+
+
+@dataclass(frozen=True)
+class FaceTraining:
+    """How a face reader is trained (a recipe's ``dice_faces`` section)."""
+
+    epochs: int = 30
+    seed: int = 0
+    variants: int = 1  # fresh jittered crops of every die per epoch
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any] | None) -> FaceTraining | None:
+        if doc is None:
+            return None
+        return cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
+                   variants=int(doc.get("variants", 1)))
+
+
+def _dice_patches(folder: Path, split: str, faces: dict[int, int], patch: int = 96
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every labelled die of a split: a patch of ``patch`` pixels around it (native scale),
+    its face index and its box size (pixels)."""
+    import cv2
+
+    patches, labels, sides = [], [], []
+    for img_path in sorted((folder / "images" / split).glob("*")):
+        label = folder / "labels" / split / f"{img_path.stem}.txt"
+        if not label.is_file():
+            continue
+        rows = [r.split() for r in label.read_text().splitlines() if r.strip()]
+        rows = [r for r in rows if int(r[0]) in faces]
+        if not rows:
+            continue
+        image = cv2.imread(str(img_path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        for r in rows:
+            cx, cy, bw, bh = float(r[1]) * w, float(r[2]) * h, float(r[3]) * w, float(r[4]) * h
+            patches.append(_crop(image, cx, cy, patch, 0.0, patch))
+            labels.append(faces[int(r[0])])
+            sides.append(max(bw, bh))
+    if not patches:
+        return np.zeros((0, patch, patch, 3), np.uint8), np.zeros(0, int), np.zeros(0)
+    return np.stack(patches), np.array(labels), np.array(sides, float)
+
+
+def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
+    """Crops as the reader sees them behind a detector: a box a little off centre and off
+    size, any turn, light and blur of a live camera (training); the true box (validation)."""
+    import cv2
+
+    c = patches.shape[1] / 2
+    out = np.empty((len(patches), SIZE, SIZE, 3), np.uint8)
+    for i, (p, s) in enumerate(zip(patches, sides)):
+        if train:
+            dx, dy = rng.normal(0, 0.08 * s, 2)
+            side = PAD * s * rng.uniform(0.85, 1.2)
+            crop = _crop(p, c + dx, c + dy, side, rng.uniform(0, 360))
+            crop = crop.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
+            if rng.random() < 0.3:
+                crop = cv2.GaussianBlur(crop, (3, 3), rng.uniform(0.3, 1.0))
+            out[i] = np.clip(crop + rng.normal(0, 3, crop.shape), 0, 255).astype(np.uint8)
+        else:
+            out[i] = _crop(p, c, c, PAD * s)
+    return out
+
+
+def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining,
+                      progress: Callable[[int, int, float, float], None] | None = None) -> FaceReader:
+    """Train a face reader on the dice of the ultralytics dataset ``folder`` (full-size
+    renders: ``images/{train,val}``, ``labels/{train,val}``); ``names`` are its classes.
+    ``progress(epoch, epochs, loss, val_accuracy)`` is called after every epoch. The
+    validation accuracy on the true boxes is kept in the reader's ``metrics``."""
+    import torch
+    from torch import nn
+
+    face_ids = [i for i, n in enumerate(names) if die_kind(n)]
+    if not face_ids:
+        raise FaceReaderError("this game has no dice faces to read")
+    faces = tuple(names[i] for i in face_ids)
+    index = {c: j for j, c in enumerate(face_ids)}
+    began = time.perf_counter()
+    train_p, train_y, train_s = _dice_patches(Path(folder), "train", index)
+    val_p, val_y, val_s = _dice_patches(Path(folder), "val", index)
+    if len(train_p) < len(faces):
+        raise FaceReaderError(f"{folder}: only {len(train_p)} dice to learn {len(faces)} faces from")
+    torch.manual_seed(settings.seed)
+    rng = np.random.default_rng(settings.seed)
+    net = _network(len(faces))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch = int(np.clip(len(train_p) // 16, 16, 128))  # enough steps an epoch on a small set too
+    steps = settings.epochs * settings.variants * ((len(train_p) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1))
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    val_x = _to_tensor(_jittered(val_p, val_s, rng, False)) if len(val_p) else None
+    accuracy = float("nan")
+    for epoch in range(1, settings.epochs + 1):
+        net.train()
+        total, seen = 0.0, 0
+        for _ in range(settings.variants):
+            x_all = _to_tensor(_jittered(train_p, train_s, rng, True))
+            y_all = torch.from_numpy(train_y).long()
+            order = torch.from_numpy(rng.permutation(len(train_p)))
+            for k in range(0, len(order), batch):
+                idx = order[k:k + batch]
+                opt.zero_grad()
+                loss = loss_fn(net(x_all[idx]), y_all[idx])
+                loss.backward()
+                opt.step()
+                sched.step()
+                total += loss.item() * len(idx)
+                seen += len(idx)
+        if val_x is not None:
+            net.eval()
+            with torch.inference_mode():
+                accuracy = float((net(val_x).argmax(1).numpy() == val_y).mean())
+        if progress is not None:
+            progress(epoch, settings.epochs, total / max(seen, 1), accuracy)
+    metrics = {"val_accuracy": round(accuracy, 4), "val_dice": len(val_p), "train_dice": len(train_p),
+               "epochs": settings.epochs, "seconds": round(time.perf_counter() - began, 1)}
+    return FaceReader(net, names, faces, None, metrics)
+
