@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from tabletop.argtypes import share, whole
 from tabletop.errors import InputError
 
 __all__ = ["add_render_parser", "run_render", "parse_size", "ProgressBar"]
@@ -41,46 +42,6 @@ def parse_size(text: str) -> tuple[int, int] | None:
     return w, h
 
 
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {value:g}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of images, got {text!r}") from None
-    if not 1 <= value <= MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"the count must be 1 to {MAX_COUNT}, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"the seed must be 0 to {2**32 - 1}, got {value}")
-    return value
-
-
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes, got {text!r}") from None
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"workers must be 1 to 64, got {value}")
-    return value
-
-
 def add_render_parser(commands: Any, formatter: Callable[[str], argparse.HelpFormatter], parser_class: type,
                       exit_text: str) -> argparse.ArgumentParser:
     """Register ``render`` on the ``tabletop`` subparsers."""
@@ -103,16 +64,16 @@ def add_render_parser(commands: Any, formatter: Callable[[str], argparse.HelpFor
         ),
     )
     render.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
-    render.add_argument("--count", type=_count, required=True, metavar="N", help="how many images to render")
+    render.add_argument("--count", type=whole("images", 1, MAX_COUNT, "the count"), required=True, metavar="N", help="how many images to render")
     render.add_argument("--out", required=True, metavar="DIR", help="the dataset folder (created; must be empty)")
-    render.add_argument("--seed", type=_seed, default=0, metavar="S", help="the seed (default 0)")
+    render.add_argument("--seed", type=whole("", 0, 2**32 - 1, "the seed"), default=0, metavar="S", help="the seed (default 0)")
     render.add_argument("--size", type=parse_size, default=(640, 480), metavar="WxH",
                         help="image size, or 'random' for sizes from 640x480 to 1920x1080 (default 640x480)")
-    render.add_argument("--hands", type=_share, default=0.3, metavar="SHARE",
+    render.add_argument("--hands", type=share(), default=0.3, metavar="SHARE",
                         help="share of images with hands over the table (default 0.3)")
-    render.add_argument("--val", type=_share, default=0.1, metavar="SHARE",
+    render.add_argument("--val", type=share(), default=0.1, metavar="SHARE",
                         help="share of images for validation (default 0.1; every 1/SHARE-th image)")
-    render.add_argument("--workers", type=_workers, default=1, metavar="N",
+    render.add_argument("--workers", type=whole("processes", 1, 64, "workers"), default=1, metavar="N",
                         help="render in N processes (default 1; the files are the same)")
     render.add_argument("--force", action="store_true", help="write into a folder that already holds files")
     render.set_defaults(run=run_render)
