@@ -217,8 +217,7 @@ class Detector:
             class_id = self._to_names[class_id.clip(0, len(self._to_names) - 1)]
             dice = np.flatnonzero(class_id < 0)
             if len(dice):
-                kinds = [self.info.names[c] for c in found.class_id[dice]]
-                faces, _ = self.faces.read(frame, found.xyxy[dice], kinds)
+                faces, _ = self.faces.read(frame, found.xyxy[dice])
                 index = {n: i for i, n in enumerate(self._names)}
                 class_id = class_id.copy()
                 class_id[dice] = [index.get(f, -1) for f in faces]

@@ -5,7 +5,8 @@ classes (When Gods Collide: six chess faces, six hero faces, six d6 faces; Wormh
 faces on each suit's die). Trained as classes of their own, each face is a rare class the
 detector barely sees, and it learns to find none of them. So the detector learns one class
 per *kind* of die (``chess-die``, ``hero-die``, ``d6``, ``die-suns``...), which it sees on
-every frame, and a :class:`FaceReader` reads the face from a crop of each die it finds.
+every frame, and a :class:`FaceReader` reads the face (and so the kind) from a crop of each
+die it finds.
 
 The pair reports the game's own class names (``chess-rook``, ``d6-4``, ``die-suns-ace``),
 so nothing downstream knows there are two stages. The reader is saved beside the detector's
@@ -180,7 +181,7 @@ class FaceReader:
 
     ``names``: the class names the detector and reader report together (the game's);
     ``faces``: the face classes the network outputs; ``kinds``: each kind of die's faces
-    (indices into ``faces``), so a ``d6`` box is only ever read as a d6 face.
+    (indices into ``faces``): the detector's classes that are dice.
     """
 
     def __init__(self, net: Any, names: Sequence[str], faces: Sequence[str], source: Path | None = None,
@@ -229,9 +230,12 @@ class FaceReader:
         os.replace(tmp, path)
         return path
 
-    def read(self, frame: np.ndarray, xyxy: np.ndarray, kinds: Sequence[str]) -> tuple[list[str], np.ndarray]:
-        """The face of each die: its box in ``frame`` (BGR) and the kind the detector saw.
-        Returns the face class names and the reader's confidence in each."""
+    def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The face of each die boxed in ``frame`` (BGR): face class names and the reader's
+        confidence in each. Any of the reader's faces may come out, whatever kind of die the
+        detector called it: on the When Gods Collide held-out renders the reader tells the
+        kind of a die right 97 % of the time, the detector 70 % (a chess die and a d6 are
+        both white cubes at 13 pixels)."""
         import torch
 
         xyxy = np.asarray(xyxy, float).reshape(-1, 4)
@@ -239,21 +243,17 @@ class FaceReader:
             return [], np.zeros(0)
         crops = np.stack([_crop(frame, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, PAD * max(b[2] - b[0], b[3] - b[1]))
                           for b in xyxy])
-        with torch.inference_mode():
-            logits = self.net(_to_tensor(crops)).numpy()
-        out, conf = [], np.zeros(len(xyxy))
-        for i, kind in enumerate(kinds):
-            allowed = self.kinds.get(kind)
-            if not allowed:
-                out.append(kind)
-                continue
-            z = logits[i, list(allowed)]
-            p = np.exp(z - z.max())
-            p /= p.sum()
-            j = int(p.argmax())
-            out.append(self.faces[allowed[j]])
-            conf[i] = float(p[j])
-        return out, conf
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # a few 32-pixel crops: more threads only wait on each other
+        try:
+            with torch.inference_mode():
+                logits = self.net(_to_tensor(crops)).numpy()
+        finally:
+            torch.set_num_threads(threads)
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        best = p.argmax(axis=1)
+        return [self.faces[j] for j in best], p[np.arange(len(best)), best]
 
 
 @dataclass(frozen=True)
