@@ -23,10 +23,12 @@ SHORT_OF_TRUTH: dict[str, dict[str, str]] = {
     # oneworld, wormholes and battle-grounds: their detectors read the sample turns in full
     "when-gods-collide": {
         "Norse rolls Knight and 3.":
-            "the detector finds none of the dice (chess, number, hero) on the sample pictures, so the "
-            "roll is not read off the table",
+            "the detector finds the chess and hero dice on the sample pictures but never the d6, and "
+            "the chess die already reads as a knight in some frames before the roll, so no roll is "
+            "read off the table",
         "Illegal: 1,2 to 1,4 is not a knight's L-shaped jump.":
-            "the engine waits for the roll, so the move after it is not read",
+            "with the roll unread, the move is judged made before rolling (\"Roll the chess die and "
+            "the numbered die first\")",
     },
     "the-game": {
         "R4 (observed) moves 4.41\" and ends facing 50°.":
