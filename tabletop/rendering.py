@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from tabletop.argtypes import share, whole
 from tabletop.errors import InputError
 
-__all__ = ["add_render_parser", "run_render", "parse_size", "ProgressBar"]
+__all__ = ["ProgressBar", "add_render_parser", "parse_size", "run_render"]
 
 MAX_COUNT = 10_000_000
 
@@ -143,7 +143,7 @@ def run_render(args: argparse.Namespace, out: TextIO) -> int:
     _check_out(folder, args.force)
     record = _bundled_record_text(args.game)
     options = RenderOptions(size=args.size, hands=args.hands)
-    val_every = int(round(1 / args.val)) if args.val > 0 else 0
+    val_every = round(1 / args.val) if args.val > 0 else 0
     bar = ProgressBar(f"rendering {args.game}")
     try:
         summary = write_dataset(args.game, folder, args.count, seed=args.seed, options=options, record=record,
