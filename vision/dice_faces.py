@@ -42,6 +42,7 @@ __all__ = [
     "is_die_kind",
     "merge_dataset",
     "merged_names",
+    "reader_figures",
     "train_face_reader",
 ]
 
@@ -377,3 +378,40 @@ def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining
                "epochs": settings.epochs, "seconds": round(time.perf_counter() - began, 1)}
     return FaceReader(net, names, faces, None, metrics)
 
+
+def reader_figures(reader: FaceReader, folder: Path, names: Sequence[str]) -> dict[str, Any]:
+    """How a face reader does alone on the labelled dice of the ultralytics dataset
+    ``folder`` (every split; ``names`` its classes), each read from its labelled box: faces
+    right overall, by kind of die and by the box's longer side, and the kind right (the
+    kind of the face read against the true one)."""
+    index = {c: j for j, c in enumerate(i for i, n in enumerate(names) if die_kind(n))}
+    faces = [names[c] for c in index]
+    if tuple(faces) != reader.faces:
+        raise FaceReaderError(f"{folder}: its dice faces are not the reader's ({len(faces)} against "
+                              f"{len(reader.faces)})")
+    splits = sorted(p.name for p in (Path(folder) / "images").iterdir() if p.is_dir())
+    found = [_dice_patches(Path(folder), split, index) for split in splits]
+    patches = np.concatenate([f[0] for f in found]) if found else np.zeros((0, 96, 96, 3), np.uint8)
+    truth = np.concatenate([f[1] for f in found]).astype(int) if found else np.zeros(0, int)
+    sides = np.concatenate([f[2] for f in found]) if found else np.zeros(0)
+    c = patches.shape[1] / 2
+    read = []
+    for p, s in zip(patches, sides):  # the labelled box: the same crop as behind a detector
+        box = np.array([[c - s / 2, c - s / 2, c + s / 2, c + s / 2]])
+        read.append(reader.faces.index(reader.read(p, box)[0][0]))
+    got = np.array(read, int)
+
+    def share(mask: np.ndarray) -> float | None:
+        return round(float((got[mask] == truth[mask]).mean()), 4) if mask.any() else None
+
+    kind_of = np.array([die_kind(f) for f in reader.faces], dtype=object)
+    return {
+        "dice": len(truth),
+        "right": share(np.ones(len(truth), bool)),
+        "kind_right": round(float((kind_of[got] == kind_of[truth]).mean()), 4) if len(truth) else None,
+        "by_kind": {k: {"dice": int((kind_of[truth] == k).sum()), "right": share(kind_of[truth] == k)}
+                    for k in reader.kinds},
+        "by_side_px": {f"{lo}-{hi}": {"dice": int(((sides >= lo) & (sides < hi)).sum()),
+                                      "right": share((sides >= lo) & (sides < hi))}
+                       for lo, hi in ((0, 10), (10, 14), (14, 18), (18, 999))},
+    }

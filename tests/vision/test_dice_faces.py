@@ -23,6 +23,7 @@ from vision.dice_faces import (
     is_die_kind,
     merge_dataset,
     merged_names,
+    reader_figures,
     train_face_reader,
 )
 
@@ -147,6 +148,12 @@ def test_a_reader_learns_to_tell_faces_apart(tmp_path):
     assert [e for e, _ in seen] == list(range(1, 26))
     assert reader.metrics["val_dice"] == 30 and reader.metrics["train_dice"] == 120
     assert reader.metrics["val_accuracy"] >= 0.9, reader.metrics
+    figures = reader_figures(reader, tmp_path, names)  # every split, each die from its labelled box
+    assert figures["dice"] == 150 and figures["by_kind"]["d6"]["dice"] == 150
+    assert figures["right"] >= 0.9 and figures["kind_right"] == 1.0
+    assert sum(f["dice"] for f in figures["by_side_px"].values()) == 150
+    with pytest.raises(FaceReaderError, match="not the reader's"):
+        reader_figures(reader, tmp_path, ["token", "d6-1", "d6-2", "d6-6", "hand"])
 
 
 def test_training_needs_dice(tmp_path):
