@@ -30,14 +30,11 @@ def main(argv: list[str] | None = None) -> int:
 
     import yaml
 
-    from vision.dice_faces import FaceReader, FaceReaderError, reader_figures
+    from vision.dice_faces import FaceReader, FaceReaderError, dataset_names, reader_figures
 
     folder = Path(args.data)
     try:
-        doc = yaml.safe_load((folder / "data.yaml").read_text(encoding="utf-8"))
-        names = doc["names"]
-        names = [names[i] for i in sorted(names)] if isinstance(names, dict) else list(names)
-        figures = reader_figures(FaceReader.load(args.reader), folder, names)
+        figures = reader_figures(FaceReader.load(args.reader), folder, dataset_names(folder))
     except (OSError, KeyError, yaml.YAMLError, FaceReaderError) as err:
         print(f"dice_faces: {err}", file=sys.stderr)
         return 2

@@ -209,15 +209,17 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
 def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO, again: bool = False) -> Path:
     """Train the dice face reader on the full-size renders (once; ``again`` retrains it) and
     give the detector a copy of its dataset with each kind of die as one class."""
-    import yaml
-
-    from vision.dice_faces import FaceTraining, faces_path, merge_dataset, train_face_reader
+    from vision.dice_faces import (
+        FaceTraining,
+        dataset_names,
+        faces_path,
+        merge_dataset,
+        train_face_reader,
+    )
 
     reader_path = faces_path(folder / f"{recipe.game}.pt")
     if again or not reader_path.is_file():
-        doc = yaml.safe_load((folder / "data" / "data.yaml").read_text(encoding="utf-8"))
-        names = doc["names"]
-        names = [names[i] for i in sorted(names)] if isinstance(names, dict) else list(names)
+        names = dataset_names(folder / "data")
         settings = FaceTraining.from_json(dict(recipe.dice_faces))
         out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}\n")
         out.flush()

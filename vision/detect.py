@@ -149,9 +149,9 @@ class Detector:
         self._names = info.names
         self._to_names: np.ndarray | None = None
         if faces is not None:
-            index = {n: i for i, n in enumerate(faces.names)}
+            self._index = {n: i for i, n in enumerate(faces.names)}
             # each model class's id among the reported names; -1: a kind of die, read by the reader
-            self._to_names = np.array([-1 if n in faces.kinds else index.get(n, -2) for n in info.names], int)
+            self._to_names = np.array([-1 if n in faces.kinds else self._index.get(n, -2) for n in info.names], int)
             if (self._to_names == -2).any():
                 missing = [n for n, i in zip(info.names, self._to_names) if i == -2]
                 raise DetectorError(f"{faces.source}: the face reader does not belong to {info.source} "
@@ -218,16 +218,15 @@ class Detector:
             dice = np.flatnonzero(class_id < 0)
             if len(dice):
                 faces, _ = self.faces.read(frame, found.xyxy[dice])
-                index = {n: i for i, n in enumerate(self._names)}
                 class_id = class_id.copy()
-                class_id[dice] = [index.get(f, -1) for f in faces]
+                class_id[dice] = [self._index[f] for f in faces]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)
         return Detections(found.xyxy, found.confidence, class_id, found.facing, found.keypoints, names)
 
 
 def _face_reader(weights: Path, model_names: tuple[str, ...]) -> Any:
     """The dice face reader saved beside ``weights``, when the model finds kinds of dice."""
-    from vision.dice_faces import FaceReaderError, faces_path, is_die_kind
+    from vision.dice_faces import FaceReader, FaceReaderError, faces_path, is_die_kind
 
     if not any(is_die_kind(n) for n in model_names):
         return None
@@ -236,8 +235,6 @@ def _face_reader(weights: Path, model_names: tuple[str, ...]) -> Any:
         warnings.warn(f"{weights} finds dice but no face reader is beside it ({path.name}): "
                       "dice are reported by kind only", stacklevel=3)
         return None
-    from vision.dice_faces import FaceReader
-
     try:
         return FaceReader.load(path)
     except FaceReaderError as err:

@@ -139,15 +139,21 @@ class FrameGeometry:
         cam = truth.get("camera") or {}
         return cls(np.array(truth["board"]["board_to_image"]), cam.get("intrinsics"), cam.get("distortion"))
 
-    def image_to_board(self, points: np.ndarray) -> np.ndarray:
-        """Pixels of the image as written (through the lens) -> board units."""
+    def undistort(self, points: np.ndarray) -> np.ndarray:
+        """Pixels of the image as written (through the lens) -> pixels of the undistorted
+        image (unchanged without a lens distortion)."""
         pts = np.asarray(points, float).reshape(-1, 2)
-        if len(pts) == 0:
-            return pts
-        if self.k is not None and self.dist is not None:
+        if len(pts) and self.k is not None and self.dist is not None:
             import cv2
 
             pts = cv2.undistortPoints(pts.reshape(-1, 1, 2), self.k, self.dist, P=self.k).reshape(-1, 2)
+        return pts
+
+    def image_to_board(self, points: np.ndarray) -> np.ndarray:
+        """Pixels of the image as written (through the lens) -> board units."""
+        pts = self.undistort(points)
+        if len(pts) == 0:
+            return pts
         q = np.c_[pts, np.ones(len(pts))] @ self.h_inv.T
         return q[:, :2] / q[:, 2:3]
 

@@ -37,6 +37,7 @@ __all__ = [
     "FaceReader",
     "FaceReaderError",
     "FaceTraining",
+    "dataset_names",
     "die_kind",
     "faces_path",
     "is_die_kind",
@@ -101,6 +102,15 @@ def faces_path(weights: str | os.PathLike[str]) -> Path:
     return p.with_name(stem + FACES_SUFFIX)
 
 
+def dataset_names(folder: Path) -> list[str]:
+    """The class names of the ultralytics dataset ``folder`` (its ``data.yaml``, names as a
+    list or as a mapping of ids)."""
+    import yaml
+
+    names = yaml.safe_load((Path(folder) / "data.yaml").read_text(encoding="utf-8"))["names"]
+    return [names[i] for i in sorted(names)] if isinstance(names, dict) else list(names)
+
+
 def merge_dataset(src: Path, dst: Path) -> Path:
     """Copy the ultralytics dataset ``src`` (``data.yaml``, ``images/``, ``labels/``) to
     ``dst`` with every die face relabelled as its kind of die; images are hard-linked
@@ -111,9 +121,7 @@ def merge_dataset(src: Path, dst: Path) -> Path:
 
     src, dst = Path(src), Path(dst)
     doc = yaml.safe_load((src / "data.yaml").read_text(encoding="utf-8"))
-    names = doc["names"]
-    names = [names[i] for i in sorted(names)] if isinstance(names, dict) else list(names)
-    kinds, ids = merged_names(names)
+    kinds, ids = merged_names(dataset_names(src))
     for folder in sorted((src / "images").rglob("*")):
         if not folder.is_file():
             continue
@@ -137,10 +145,7 @@ def merge_dataset(src: Path, dst: Path) -> Path:
             parts[0] = str(ids[int(parts[0])])
             lines.append(" ".join(parts) + "\n")
         out.write_text("".join(lines), encoding="utf-8")
-    base = Path(doc.get("path") or src)
     doc = dict(doc, path=str(dst.resolve()), names=dict(enumerate(kinds)))
-    if not base.is_absolute():
-        doc["path"] = str(dst.resolve())
     (dst / "data.yaml").write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     return dst / "data.yaml"
 

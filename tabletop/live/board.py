@@ -180,9 +180,8 @@ def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], ima
     and facings (N, degrees; NaN without a dot), by
     :func:`tabletop.outdoor.readings.lift_boxes`; ``None`` when the geometry is no homography.
     A frame seen through a lens (``geometry.dist``) has its boxes and dots undistorted first
-    (the box by its corners); the ``image`` then serves no dot refinement."""
-    import cv2
-
+    (the box by its corners, with ``geometry.undistort``); the ``image`` then serves no dot
+    refinement."""
     from calibration.pose import BoardPose
     from tabletop.outdoor.readings import lift_boxes
     from tabletop.outdoor.view import FieldView
@@ -201,11 +200,8 @@ def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], ima
             pose = BoardPose.from_homography(np.linalg.inv(h), "inch", (24.0, 24.0))
         except (np.linalg.LinAlgError, ValueError):
             return None
-    if dist is not None and k is not None and len(boxes):
-        def undistort(points: np.ndarray) -> np.ndarray:
-            pts = np.asarray(points, float).reshape(-1, 1, 2)
-            return cv2.undistortPoints(pts, np.asarray(k, float), np.asarray(dist, float), P=np.asarray(k, float)).reshape(-1, 2)
-
+    undistort = getattr(geometry, "undistort", None)
+    if dist is not None and k is not None and undistort is not None and len(boxes):
         corners = undistort(boxes.reshape(-1, 2)).reshape(-1, 4)
         boxes = np.c_[np.minimum(corners[:, 0], corners[:, 2]), np.minimum(corners[:, 1], corners[:, 3]),
                       np.maximum(corners[:, 0], corners[:, 2]), np.maximum(corners[:, 1], corners[:, 3])]
