@@ -99,7 +99,7 @@ def fit_field(
     config: MarkerConfig = MarkerConfig(),  # noqa: B008 (frozen)
 ) -> MarkerFit:
     """The field pose from a sighting: the four corner markers when at least three are in
-    view, else the scale marker. ``marker_mm`` is the printed side of the markers used
+    view (or two at opposite corners), else the scale marker. ``marker_mm`` is the printed side of the markers used
     (default: 3 inches for corner markers, 6 inches for the scale marker)."""
     corners = field_spec(*size)
     scale = scale_marker_spec(*size)
@@ -107,7 +107,7 @@ def fit_field(
         corners, scale = corners.with_marker_mm(marker_mm), scale.with_marker_mm(marker_mm)
     seen = [i for i in corners.ids if sighting.corners_of(i) is not None]
     has_scale = sighting.corners_of(scale.ids[0]) is not None
-    if len(seen) >= corners.min_markers or not has_scale:
+    if corners.enough(seen) or not has_scale:
         try:
             fit = fit_markers(sighting, corners, camera, config)
         except CalibrationError as err:

@@ -8,6 +8,7 @@ every name here; docs/calibration.md has the drawings and the printing rules.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -72,8 +73,27 @@ class MarkerSpec:
 
     @property
     def min_markers(self) -> int:
-        """Markers needed for a pose: 3 of 4 corner markers, or the one scale marker."""
+        """Markers needed for a pose in any places: 3 of 4 corner markers, or the one scale
+        marker (two at opposite corners suffice too: :meth:`enough`)."""
         return min(3, len(self.ids))
+
+    def enough(self, seen: Sequence[int]) -> bool:
+        """Whether the markers ``seen`` fix the board's pose: :attr:`min_markers` of them, or
+        two at opposite corners of the area (their eight corners span the board along its
+        diagonal; two on one side would leave the far side to extrapolation).
+
+        >>> spec = MarkerSpec("k", "g", "K", (1, 2, 3, 4), ("tl", "tr", "br", "bl"),
+        ...                   (0, 0, 8, 8), "cell", (8, 8), 40.0, 30.0, 5.0)
+        >>> spec.enough([1, 3]), spec.enough([2, 4]), spec.enough([1, 2]), spec.enough([1, 2, 4])
+        (True, True, False, True)
+        """
+        known = [i for i in dict.fromkeys(seen) if i in self.ids]
+        if len(known) >= self.min_markers:
+            return True
+        if len(known) == 2 and len(self.ids) == 4:
+            places = {self.places[self.ids.index(i)] for i in known}
+            return places in ({"tl", "br"}, {"tr", "bl"})
+        return False
 
     @property
     def marker_size(self) -> float:

@@ -69,26 +69,26 @@ from calibration.pose import BoardPose, PoseQuality
 
 __all__ = [
     "DICTIONARY",
-    "MarkerSpec",
     "KITS",
-    "kit",
-    "kits_for_game",
-    "owner_of",
-    "oneworld_map_spec",
-    "field_spec",
-    "scale_marker_spec",
     "MarkerConfig",
+    "MarkerFit",
     "MarkerSighting",
+    "MarkerSpec",
+    "MarkerWarning",
     "PointUndistorter",
-    "read_image",
     "as_gray",
     "detect_markers",
-    "refine_marker_edges",
-    "MarkerFit",
-    "MarkerWarning",
+    "field_spec",
     "fit_markers",
+    "kit",
+    "kits_for_game",
     "locate_board",
+    "oneworld_map_spec",
+    "owner_of",
     "pose_from_markers",
+    "read_image",
+    "refine_marker_edges",
+    "scale_marker_spec",
 ]
 
 
@@ -152,7 +152,8 @@ def _not_enough(spec: MarkerSpec, sighting: MarkerSighting, seen: list[int]) -> 
         )
     return CalibrationError(
         f"only {len(seen)} of {len(spec.ids)} markers visible: {_describe_hidden(spec, hidden)}; "
-        f"uncover them or move the camera so that at least {spec.min_markers} are in view"
+        f"uncover them or move the camera so that at least {spec.min_markers} are in view "
+        "(or two at opposite corners)"
     )
 
 
@@ -215,14 +216,15 @@ def fit_markers(
     camera: PointUndistorter | None = None,
     config: MarkerConfig = MarkerConfig(),  # noqa: B008 (frozen, from marker_detection)
 ) -> MarkerFit:
-    """The board pose from the kit's markers in a sighting (at least 3 of 4, or the one
-    scale marker); a :class:`CalibrationError` that says what to do otherwise.
+    """The board pose from the kit's markers in a sighting (at least 3 of 4, two at opposite
+    corners, or the one scale marker); a :class:`CalibrationError` that says what to do
+    otherwise.
 
     With a ``camera``, marker corners are undistorted first: the pose then maps undistorted
     pixels (undistort points with the same calibration before mapping them to the board).
     """
     seen = [i for i in spec.ids if sighting.corners_of(i) is not None]
-    if len(seen) < spec.min_markers:
+    if not spec.enough(seen):
         raise _not_enough(spec, sighting, seen)
     image = np.stack([sighting.corners_of(i) for i in seen]).reshape(-1, 2)  # type: ignore[misc]
     if camera is not None:
@@ -302,7 +304,8 @@ def pose_from_markers(
     camera: PointUndistorter | None = None,
     config: MarkerConfig = MarkerConfig(),  # noqa: B008 (frozen, from marker_detection)
 ) -> BoardPose:
-    """The board pose from one frame showing at least 3 of the kit's 4 corner markers.
+    """The board pose from one frame showing at least 3 of the kit's 4 corner markers (or two
+    at opposite corners).
 
     A hidden or ignored marker is reported as a :class:`MarkerWarning` (and in
     ``pose.quality.seen``); :func:`locate_board` returns the same notes as data.

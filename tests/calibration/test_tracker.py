@@ -84,7 +84,8 @@ def test_moved_with_too_few_markers_says_so_then_recovers() -> None:
     assert [e.text for e in stuck.events] == [
         (
             "board moved: only 2 of 4 markers visible: the bottom-right marker (id 18) and the bottom-left "
-            "marker (id 19) are hidden; uncover them or move the camera so that at least 3 are in view"
+            "marker (id 19) are hidden; uncover them or move the camera so that at least 3 are in view "
+                "(or two at opposite corners)"
         )
     ]
     assert tracker.update(_frame(bumped, 3, hide=(18, 19))).events == ()  # said once
