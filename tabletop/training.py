@@ -76,6 +76,9 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("--out", metavar="DIR", help="where to write data, runs and weights (default: runs/train-GAME)")
     cmd.add_argument("--faces-only", action="store_true",
                      help="train only the dice face reader (games whose recipe has one) and stop")
+    cmd.add_argument("--continue", dest="continue_from", metavar="WEIGHTS",
+                     help="run only the recipe's second stage (its 'then' section) from WEIGHTS, "
+                          "a first stage's result, e.g. the shipped weights")
     cmd.set_defaults(run=run_train)
     return cmd
 
@@ -132,8 +135,10 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     from vision.detect_train import (
         EpochReport,
         RecipeError,
+        continue_training,
         load_recipe,
         resolved_data_yaml,
+        second_stage,
         tile_dataset,
         train,
         with_overrides,
@@ -146,6 +151,14 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if args.faces_only and (recipe.dice_faces is None or args.data):
         raise InputError("--faces-only", f"{args.game}'s recipe has no dice face reader"
                          if recipe.dice_faces is None else "the face reader is trained on renders, not with --data")
+    continue_from = getattr(args, "continue_from", None)
+    if continue_from is not None:
+        if recipe.then is None:
+            raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")
+        if args.data or args.faces_only:
+            raise InputError("--continue", "continues a training on renders: not with --data or --faces-only")
+        if not Path(continue_from).is_file():
+            raise InputError("--continue", f"{continue_from}: no such weights file")
     folder = Path(args.out or f"runs/train-{args.game}")
     if folder.exists() and not folder.is_dir():
         raise InputError("--out", f"{folder} is a file, not a folder")
@@ -182,8 +195,14 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only)
             if args.faces_only:
                 return 0
-    out.write(f"training {recipe.architecture} for {recipe.epochs} epochs at {recipe.imgsz} px "
-              f"(seed {recipe.seed}) into {folder}\n")
+    then = second_stage(recipe) if start_from is None else None
+    if continue_from is not None and then is not None:
+        out.write(f"continuing {continue_from} for {then.epochs} epochs (the recipe's second stage) "
+                  f"at {recipe.imgsz} px into {folder}\n")
+    else:
+        more = "" if then is None else f", then {then.epochs} more from its best weights"
+        out.write(f"training {recipe.architecture} for {recipe.epochs} epochs{more} at {recipe.imgsz} px "
+                  f"(seed {recipe.seed}) into {folder}\n")
     out.flush()
 
     def progress(r: EpochReport) -> None:
@@ -197,7 +216,12 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         _stderr_line(f"epoch {r.epoch}/{r.epochs} done{shown} ({r.seconds:.0f} s, about {left:.0f} s left)")
 
     try:
-        result = train(recipe, yaml_path, folder, start_from=start_from, progress=progress, fraction=args.fraction)
+        if continue_from is not None:
+            result = continue_training(recipe, yaml_path, folder, Path(continue_from), progress=progress,
+                                       fraction=args.fraction)
+        else:
+            result = train(recipe, yaml_path, folder, start_from=start_from, progress=progress,
+                           fraction=args.fraction)
     except DetectorError as err:
         raise TrainingError(str(err)) from None
     took = f"{result.seconds:.0f} s" if result.seconds < 120 else f"{result.seconds / 60:.1f} min"

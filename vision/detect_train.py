@@ -4,7 +4,10 @@ A model's *recipe* (``models/<game>.json``, package data beside the weights) say
 shipped weights were made: the architecture (an ultralytics model YAML, trained from
 scratch, never a pretrained download), the rendered dataset (count, seed, image size, share
 of hands), the epochs, image size, batch, seed and the few hyper-parameters changed from
-ultralytics' defaults, and the held-out set it was measured on. :func:`train` runs it;
+ultralytics' defaults, and the held-out set it was measured on. An optional ``then``
+section continues the training from the first stage's best weights on the same data for more
+epochs with its own hyper-parameters (a fresh learning-rate schedule: how a model whose
+accuracy was still rising gets more epochs without starting over). :func:`train` runs it;
 ``tabletop train`` (:mod:`tabletop.training`) is the command line.
 
 >>> r = Recipe.from_json({"game": "oneworld", "architecture": "yolo11n.yaml",
@@ -31,8 +34,10 @@ __all__ = [
     "Recipe",
     "RecipeError",
     "TrainResult",
+    "continue_training",
     "load_recipe",
     "resolved_data_yaml",
+    "second_stage",
     "tile_dataset",
     "train",
 ]
@@ -65,6 +70,8 @@ class Recipe:
     #: ``dice_faces`` section: the detector finds kinds of dice and a face reader reads them
     #: (:mod:`vision.dice_faces`); ``None``: every face is a detector class
     dice_faces: Mapping[str, Any] | None = None
+    #: ``then`` section: a second stage from the first stage's best weights (``None``: none)
+    then: Mapping[str, Any] | None = None
 
     @property
     def keypoints(self) -> bool:
@@ -93,9 +100,39 @@ class Recipe:
                 tile=int(data.get("tile", 0)),
                 tiles_per_image=int(data.get("tiles_per_image", 2)),
                 dice_faces=dict(doc["dice_faces"]) if doc.get("dice_faces") is not None else None,
+                then=_then_section(doc.get("then")),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise RecipeError(f"malformed recipe: {type(err).__name__}: {err}") from None
+
+
+def _then_section(doc: Any) -> dict[str, Any] | None:
+    if doc is None:
+        return None
+    epochs = int(doc["epochs"])
+    if epochs < 1:
+        raise ValueError(f"then.epochs must be at least 1, not {epochs}")
+    return {"epochs": epochs, "hyperparameters": dict(doc.get("hyperparameters", {}))}
+
+
+def second_stage(recipe: Recipe) -> Recipe | None:
+    """The recipe of ``recipe``'s continuation (its ``then`` section): the same data, image
+    size, batch and seed, ``then``'s epochs, and ``then``'s hyper-parameters over the first
+    stage's; ``None`` when the recipe has one stage.
+
+    >>> r = Recipe.from_json({"game": "the-game", "architecture": "yolo11n-pose.yaml",
+    ...     "data": {"count": 10, "seed": 1}, "train": {"epochs": 24},
+    ...     "hyperparameters": {"optimizer": "auto", "scale": 0.3},
+    ...     "then": {"epochs": 12, "hyperparameters": {"optimizer": "AdamW", "lr0": 0.001}}})
+    >>> s = second_stage(r)
+    >>> s.epochs, dict(s.hyperparameters), s.then
+    (12, {'optimizer': 'AdamW', 'scale': 0.3, 'lr0': 0.001}, None)
+    """
+    if recipe.then is None:
+        return None
+    hyper = dict(recipe.hyperparameters)
+    hyper.update(recipe.then.get("hyperparameters", {}))
+    return replace(recipe, epochs=int(recipe.then["epochs"]), hyperparameters=hyper, then=None)
 
 
 def load_recipe(game: str) -> Recipe:
@@ -175,9 +212,38 @@ def train(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None
     """Train per ``recipe`` on ``data_yaml``; write ``out/<game>.pt``.
 
     ``start_from``: weights to fine-tune (a user's own photos); ``None`` trains from scratch
-    from ``recipe.architecture`` (a model YAML: nothing is downloaded). ``fraction`` uses
+    from ``recipe.architecture`` (a model YAML: nothing is downloaded), then runs the
+    recipe's second stage (``then``) from the first stage's best weights. ``fraction`` uses
     that share of the training images (quick checks).
     """
+    first = _train_stage(recipe, data_yaml, out, start_from=start_from, progress=progress, fraction=fraction,
+                         verbose=verbose, name="run")
+    stage = second_stage(recipe) if start_from is None else None
+    if stage is None:
+        return first
+    kept = first.weights.with_name(f"{recipe.game}.first-stage.pt")
+    shutil.copyfile(first.weights, kept)
+    second = _train_stage(stage, data_yaml, out, start_from=kept, progress=progress, fraction=fraction,
+                          verbose=verbose, name="run-then")
+    return TrainResult(second.weights, first.seconds + second.seconds, first.epochs + second.epochs,
+                       second.run_dir, second.metrics)
+
+
+def continue_training(recipe: Recipe, data_yaml: Path, out: Path, weights: Path, *,
+                      progress: Callable[[EpochReport], None] | None = None, fraction: float = 1.0,
+                      verbose: bool = False) -> TrainResult:
+    """Run only ``recipe``'s second stage (``then``) from ``weights``, the first stage's
+    result (the shipped weights of a recipe whose ``then`` was added afterwards)."""
+    stage = second_stage(recipe)
+    if stage is None:
+        raise RecipeError(f"{recipe.game}'s recipe has no 'then' stage to continue with")
+    return _train_stage(stage, data_yaml, out, start_from=Path(weights), progress=progress, fraction=fraction,
+                        verbose=verbose, name="run-then")
+
+
+def _train_stage(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None,
+                 progress: Callable[[EpochReport], None] | None, fraction: float, verbose: bool,
+                 name: str) -> TrainResult:
     ul = ultralytics_module()
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -194,7 +260,7 @@ def train(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None
     args = dict(recipe.hyperparameters)
     args.update(
         data=str(data_yaml), epochs=recipe.epochs, imgsz=recipe.imgsz, batch=recipe.batch, seed=recipe.seed,
-        device="cpu", workers=0, plots=False, project=str(out), name="run", exist_ok=True, amp=False,
+        device="cpu", workers=0, plots=False, project=str(out), name=name, exist_ok=True, amp=False,
         fraction=fraction, verbose=verbose, deterministic=True,
     )
     model.train(**args)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -72,3 +73,84 @@ def test_a_dataset_yaml_gets_an_absolute_path(tmp_path: Path) -> None:
     out, doc = resolved_data_yaml(data, tmp_path / "run")
     assert Path(doc["path"]) == data.resolve() and doc["names"] == {0: "a", 1: "b"}
     assert out.parent == tmp_path / "run"
+
+
+def _recipe(**then: object) -> Recipe:
+    doc: dict[str, object] = {"game": "the-game", "architecture": "yolo11n-pose.yaml", "data": {"count": 4, "seed": 1},
+                              "train": {"epochs": 5}, "hyperparameters": {"optimizer": "auto", "scale": 0.3}}
+    if then:
+        doc["then"] = then
+    return Recipe.from_json(doc)
+
+
+def test_a_second_stage_takes_its_epochs_and_its_hyperparameters_over_the_first() -> None:
+    from vision.detect_train import second_stage
+
+    assert second_stage(_recipe()) is None
+    stage = second_stage(_recipe(epochs=3, hyperparameters={"optimizer": "AdamW", "lr0": 0.001}))
+    assert stage is not None
+    assert stage.epochs == 3 and stage.then is None
+    assert dict(stage.hyperparameters) == {"optimizer": "AdamW", "scale": 0.3, "lr0": 0.001}
+    with pytest.raises(RecipeError, match="then.epochs"):
+        _recipe(epochs=0)
+
+
+class _FakeYOLO:
+    """Records what ultralytics would be asked; 'trains' by writing the weights file."""
+
+    calls: ClassVar[list[tuple[str, dict[str, object]]]] = []
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def add_callback(self, event: str, fn: object) -> None:
+        pass
+
+    def train(self, **args: object) -> None:
+        _FakeYOLO.calls.append((self.source, args))
+        run = Path(str(args["project"])) / str(args["name"]) / "weights"
+        run.mkdir(parents=True, exist_ok=True)
+        (run / "best.pt").write_text(f"{args['name']} from {Path(self.source).name}")
+
+        class Trainer:
+            best = str(run / "best.pt")
+            last = str(run / "last.pt")
+            save_dir = str(run.parent)
+            metrics: ClassVar[dict[str, float]] = {}
+
+        self.trainer = Trainer()
+
+
+def test_training_runs_the_second_stage_from_the_first_stages_best_weights(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from vision import detect_train
+
+    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=_FakeYOLO))
+    _FakeYOLO.calls = []
+    recipe = _recipe(epochs=3, hyperparameters={"lr0": 0.001, "warmup_epochs": 0})
+    result = detect_train.train(recipe, tmp_path / "data.yaml", tmp_path / "out")
+    (first_source, first), (second_source, second) = _FakeYOLO.calls
+    assert first_source == "yolo11n-pose.yaml" and first["epochs"] == 5 and "lr0" not in first
+    assert Path(second_source).name == "the-game.first-stage.pt"
+    assert Path(second_source).read_text() == "run from yolo11n-pose.yaml"
+    assert second["epochs"] == 3 and second["lr0"] == 0.001 and second["warmup_epochs"] == 0
+    assert second["name"] == "run-then" and second["optimizer"] == "auto"
+    assert result.epochs == 8
+    assert result.weights.read_text() == "run-then from the-game.first-stage.pt"
+
+    # fine-tuning on a user's photos runs one stage, from the weights given
+    _FakeYOLO.calls = []
+    start = tmp_path / "shipped.pt"
+    start.write_text("shipped")
+    detect_train.train(recipe, tmp_path / "data.yaml", tmp_path / "mine", start_from=start)
+    assert [Path(source).name for source, _ in _FakeYOLO.calls] == ["shipped.pt"]
+
+    # only the second stage, from given weights
+    _FakeYOLO.calls = []
+    detect_train.continue_training(recipe, tmp_path / "data.yaml", tmp_path / "more", start)
+    ((source, args),) = _FakeYOLO.calls
+    assert Path(source).name == "shipped.pt" and args["epochs"] == 3
+    with pytest.raises(RecipeError, match="no 'then' stage"):
+        detect_train.continue_training(_recipe(), tmp_path / "data.yaml", tmp_path / "more", start)
