@@ -65,7 +65,8 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
     cmd.add_argument("--data", metavar="DIR", help="fine-tune on this ultralytics dataset instead of renders")
     cmd.add_argument("--epochs", type=whole("epochs", 1, 10_000), metavar="N",
-                     help="epochs (default: the recipe's; 30 when fine-tuning)")
+                     help="epochs (default: the recipe's; 30 when fine-tuning; with --continue, "
+                          "the second stage's)")
     cmd.add_argument("--imgsz", type=_imgsz, metavar="N", help="training image size (default: the recipe's)")
     cmd.add_argument("--seed", type=whole("", 0, 2**31 - 1, "the seed"), metavar="S",
                      help="training seed (default: the recipe's)")
@@ -181,8 +182,11 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         if recipe.dice_faces is not None:
             yaml_path = _fine_tune_dice(args.game, start_from, data_dir, folder, out)
     else:
-        recipe = with_overrides(recipe, epochs=args.epochs, imgsz=args.imgsz, seed=args.seed,
-                                data_count=args.count)
+        if continue_from is not None and args.epochs and recipe.then is not None:  # the stage that runs
+            recipe = with_overrides(recipe, then={**recipe.then, "epochs": args.epochs})
+        else:
+            recipe = with_overrides(recipe, epochs=args.epochs)
+        recipe = with_overrides(recipe, imgsz=args.imgsz, seed=args.seed, data_count=args.count)
         yaml_path = _render(recipe, folder / "data", out)
         if recipe.tile:
             tiles = folder / f"tiles-{recipe.tile}"

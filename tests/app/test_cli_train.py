@@ -151,3 +151,45 @@ def test_fine_tuning_on_a_handful_of_labelled_images_writes_loadable_weights(
     weights = tmp_path / f"{game}.pt"
     assert f"weights: {weights}" in result.out
     assert Detector.load(weights, "ultralytics").names == Detector.load(game, "ultralytics").names
+
+
+def test_continue_runs_only_the_second_stage_for_the_epochs_given(cli: Runner, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--continue W --epochs N``: renders (or reuses) the data, then one ultralytics run from
+    ``W`` for N epochs with the second stage's hyper-parameters (ultralytics replaced by a
+    double that records what it is asked)."""
+    import types
+
+    from vision import detect_train
+
+    asked: list[tuple[str, dict[str, object]]] = []
+
+    class Yolo:
+        def __init__(self, source: str) -> None:
+            self.source = source
+
+        def add_callback(self, event: str, fn: object) -> None:
+            pass
+
+        def train(self, **args: object) -> None:
+            asked.append((self.source, args))
+            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
+            weights.mkdir(parents=True, exist_ok=True)
+            (weights / "best.pt").write_text("trained")
+            self.trainer = types.SimpleNamespace(best=str(weights / "best.pt"), last=str(weights / "last.pt"),
+                                                 save_dir=str(weights.parent), metrics={})
+
+    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
+    start = tmp_path / "first.pt"
+    start.write_text("first stage")
+    recipe = detect_train.load_recipe("the-game")
+    assert recipe.then is not None
+    result = cli("train", "the-game", "--continue", str(start), "--epochs", "2", "--count", "2",
+                 "--out", str(tmp_path / "out"))
+    assert result.code == 0, result.err
+    ((source, args),) = asked
+    assert source == str(start) and args["epochs"] == 2 and args["name"] == "run-then"
+    for key, value in recipe.then["hyperparameters"].items():
+        assert args[key] == value
+    assert "continuing" in result.out and "second stage" in result.out
+    assert (tmp_path / "out" / "the-game.pt").read_text() == "trained"
