@@ -60,7 +60,7 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "oneworld", "--out", "{a_file}"], "is a file, not a folder"),
         (["train", "oneworld", "--faces-only"], "oneworld's recipe has no dice face reader"),
         (["train", "when-gods-collide", "--faces-only", "--data", "{no_yaml}"], "trained on renders, not with --data"),
-        (["train", "oneworld", "--continue", "{a_file}"], "oneworld's recipe has no second stage"),
+        (["train", "battle-grounds", "--continue", "{a_file}"], "battle-grounds's recipe has no second stage"),
         (["train", "the-game", "--continue", "{missing}.pt"], "no such weights file"),
         (["train", "the-game", "--continue", "{a_file}", "--data", "{no_yaml}"], "not with --data"),
         (["eval", "oneworld"], "the following arguments are required: --data"),
