@@ -99,8 +99,9 @@ def fit_field(
     config: MarkerConfig = MarkerConfig(),  # noqa: B008 (frozen)
 ) -> MarkerFit:
     """The field pose from a sighting: the four corner markers when at least three are in
-    view (or two at opposite corners), else the scale marker. ``marker_mm`` is the printed side of the markers used
-    (default: 3 inches for corner markers, 6 inches for the scale marker)."""
+    view (or two at opposite corners), else the scale marker. ``marker_mm`` is the printed
+    side of the markers used (default: 3 inches for corner markers, 6 inches for the scale
+    marker)."""
     corners = field_spec(*size)
     scale = scale_marker_spec(*size)
     if marker_mm is not None:

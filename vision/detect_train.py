@@ -218,13 +218,11 @@ def train(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None
     """
     first = _train_stage(recipe, data_yaml, out, start_from=start_from, progress=progress, fraction=fraction,
                          verbose=verbose, name="run")
-    stage = second_stage(recipe) if start_from is None else None
-    if stage is None:
+    if start_from is not None or recipe.then is None:
         return first
     kept = first.weights.with_name(f"{recipe.game}.first-stage.pt")
     shutil.copyfile(first.weights, kept)
-    second = _train_stage(stage, data_yaml, out, start_from=kept, progress=progress, fraction=fraction,
-                          verbose=verbose, name="run-then")
+    second = continue_training(recipe, data_yaml, out, kept, progress=progress, fraction=fraction, verbose=verbose)
     return TrainResult(second.weights, first.seconds + second.seconds, first.epochs + second.epochs,
                        second.run_dir, second.metrics)
 
