@@ -226,9 +226,14 @@ def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:
     most confident reading stays. Kinds: When Gods Collide and Battle Grounds, a piece per
     square (a Seth token lies on a checker, apart); Wormholes, a coin and a ship per cell.
     OneWorld's counters stack, one box over the other: only boxes that overlap almost
-    wholly are one counter."""
+    wholly are one counter. The Game's pieces have no cells: two boxes overlapping more than
+    two pieces' boxes do are one piece."""
     if game == "oneworld":  # stacked counters overlap; one counter read twice overlaps more
         return _same_box_once(pieces)
+    if game == "the-game":  # one piece boxed once per side, as the outdoor reader has it
+        from tabletop.outdoor.readings import ONE_PIECE_IOU
+
+        return _same_box_once(pieces, ONE_PIECE_IOU, by_cell=False)
     if game not in ("when-gods-collide", "battle-grounds", "wormholes"):
         return pieces
     groups: dict[tuple[str, str], list[SeenPiece]] = {}
@@ -248,12 +253,16 @@ def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:
     return [p for p in pieces if id(p) not in drop]
 
 
-def _same_box_once(pieces: list[SeenPiece]) -> list[SeenPiece]:
-    """Boxes on one cell overlapping more than :data:`SAME_BOX_IOU`: one object, the most
-    confident box stays."""
+def _same_box_once(pieces: list[SeenPiece], threshold: float = SAME_BOX_IOU, by_cell: bool = True
+                   ) -> list[SeenPiece]:
+    """Boxes on one cell (anywhere, without ``by_cell``) overlapping more than ``threshold``:
+    one object, the most confident box stays."""
     kept: list[SeenPiece] = []
     for p in sorted(pieces, key=lambda q: -q.confidence):
-        if p.cell is None or not any(k.cell == p.cell and _iou(p.box, k.box) > SAME_BOX_IOU for k in kept):
+        if by_cell and p.cell is None:
+            kept.append(p)
+            continue
+        if not any((k.cell == p.cell or not by_cell) and _iou(p.box, k.box) > threshold for k in kept):
             kept.append(p)
     keep = {id(p) for p in kept}
     return [p for p in pieces if id(p) in keep]

@@ -26,6 +26,10 @@ from tabletop.live.rolls import awaits_dice, dice_missing, read_roll
 __all__ = ["Reading", "diff", "infer", "locations", "move_action"]
 
 
+#: Costs are sums of tenths: two sums this close are equal.
+EPS = 1e-9
+
+
 @dataclass(frozen=True)
 class Reading:
     """``kind``: ``none`` (nothing changed, or nothing a move explains), ``legal``, ``illegal``,
@@ -194,7 +198,7 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
     best: Reading | None = None
     tried: list[dict[str, Any]] = []
     for cost, _, piece, frm, to, a in sorted(candidates, key=lambda x: (x[0], x[1])):
-        if cost > nothing - margin or (best is not None and len(tried) >= 4):
+        if cost > nothing - margin + EPS or (best is not None and len(tried) >= 4):  # margin or better
             break
         note = _class_note(scene, piece, to)
         if a is not None:
@@ -253,8 +257,10 @@ MEASURE_IN = 0.5
 def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
     """The Game: the engine's pieces are where it says until the camera shows otherwise. A piece
     of the engine no longer seen near its place has left (surely when the last position showed
-    it there); a piece seen far from every engine piece has arrived. Each (left, arrived) pair is
-    put to the engine; the cheapest wins: the same class, a sure departure, a legal move."""
+    it there, or when it is the only one gone and one piece arrived); a piece seen far from
+    every engine piece, and not there at the last position, has arrived. Each (left, arrived)
+    pair is put to the engine; the cheapest wins: the same class, a sure departure, a legal
+    move."""
     name = game.name
     sj = game.state_to_json(state)
     where = {pid: at for pid, at in locations(name, sj)}
@@ -266,9 +272,12 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     # where the camera saw each engine piece at the last position (its own offset from the
     # engine's place, up to ANCHOR_IN), else the engine's place
     seen_at = _anchors(where, classes, before)
-    left = [pid for pid in where if not near(seen_at[pid], after.pieces) and not near(where[pid], after.pieces)]
+    left = _unmatched(where, seen_at, classes, after)
+    # arrived: far from every engine piece, and not already seen there at the last position
+    # (something the engine does not know, a stray leaf or a piece out of play, never arrives)
     came = [p for p in after.pieces
-            if not any(math.dist(p.point, at) <= NEAR_IN for at in (*where.values(), *seen_at.values()))]
+            if not any(math.dist(p.point, at) <= NEAR_IN for at in (*where.values(), *seen_at.values()))
+            and not near(p.point, before.pieces)]
     if not left or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
         if not left and not came:
             return Reading("none")
@@ -294,7 +303,9 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
             cost = COSTS["class_only"] + (COSTS["other_side"] if doubt else 0.0)
             readings.append((cost, k, Reading("legal", action, aj, verdict, where[pid], p.point, doubt_note)))
             continue
-        cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if near(seen_at[pid], before.pieces) else COSTS["miss"]) \
+        # a sure departure: seen at the last position, or the one piece gone with one arrived
+        sure = near(seen_at[pid], before.pieces) or (len(left) == 1 and len(came) == 1)
+        cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if sure else COSTS["miss"]) \
             + (0.0 if verdict.legal else COSTS["illegal"])
         note = f"read as {classes.get(pid)} though it looks like {p.cls}" if doubt else ""
         readings.append((cost, k, Reading("legal" if verdict.legal else "illegal", action, aj, verdict,
@@ -333,6 +344,26 @@ def _anchors(where: Mapping[Any, Any], classes: Mapping[Any, str], before: SeenB
         out[pid] = before.pieces[j].point
         used.add(j)
     return {pid: out.get(pid, (float(at[0]), float(at[1]))) for pid, at in where.items()}
+
+
+def _unmatched(where: Mapping[Any, Any], seen_at: Mapping[Any, tuple[float, float]], classes: Mapping[Any, str],
+               after: SeenBoard) -> list[Any]:
+    """The Game: engine pieces with no piece seen now within :data:`NEAR_IN` of their place
+    (the engine's, or where the camera saw them), each seen piece standing for one engine
+    piece, nearest pairs first (of their class first): of two pieces that touched, one moved
+    away, the one left behind does not hide the other's departure."""
+    pairs = sorted((min(math.dist(at, q.point), math.dist(seen_at[pid], q.point))
+                    + (0.0 if classes.get(pid) == q.cls else NEAR_IN), str(pid), pid, j)
+                   for pid, at in where.items() for j, q in enumerate(after.pieces)
+                   if min(math.dist(at, q.point), math.dist(seen_at[pid], q.point)) <= NEAR_IN)
+    matched: set[Any] = set()
+    used: set[int] = set()
+    for _, _, pid, j in pairs:
+        if pid in matched or j in used:
+            continue
+        matched.add(pid)
+        used.add(j)
+    return [pid for pid in where if pid not in matched]
 
 
 def _within_measure(game: GameRules[Any, Any], state: Any, verdict: Any, frm: Any, to: Any, facing: float | None,

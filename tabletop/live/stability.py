@@ -12,7 +12,9 @@ number of pieces per cell (a cell with fewer pieces counts a tenth: a missed box
 Game, pieces within half an inch; a class read otherwise is no motion) and lets one cell
 differ (one in twenty pieces on a crowded board) without restarting the window; the window
 slides, and the position accepted is its vote: a cell counts as occupied when it was seen
-occupied in at least half the frames, with the reading seen most (confidences summed).
+occupied in at least half the frames, with the reading seen most (confidences summed). The
+Game has no cells: a piece seen within half an inch of where it was in the frames before is
+the same piece, and one seen in at least half the frames stands at the median of its places.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ FLICKER_CELLS = 1
 #: What a cell where fewer pieces are seen than the vote holds counts for: a weak detector
 #: misses boxes in most frames of a crowded board; a piece taken away wins the vote anyway.
 MISSED = 0.1
+#: The Game: a piece seen this close (inches) to one of the frame before is the same piece.
+SAME_PIECE_IN = 0.5
 
 
 class Stability:
@@ -106,14 +110,15 @@ def _differ(a: Any, b: Any, last: Any = None) -> float:
     """How many cells of ``b`` hold more pieces than in ``a`` and than in ``last`` (the last
     accepted board: a piece it had, seen again, is a box missed before), plus :data:`MISSED`
     for each holding fewer (a weak detector misses far more than it invents), the dice
-    counting as one cell; a class read otherwise is no motion (The Game: how many pieces of
-    one have no piece within half an inch in the other)."""
+    counting as one cell; a class read otherwise is no motion (The Game: each piece of ``b``
+    with none of ``a`` within :data:`SAME_PIECE_IN` counts as such a cell)."""
     dice = int(tuple(a.dice) != tuple(b.dice))
     if a.game == "the-game":
-        def unmatched(x: Any, y: Any) -> int:
-            return sum(1 for p in x.pieces if not any(math.dist(p.point, q.point) <= 0.5 for q in y.pieces))
+        def near(p: Any, board: Any) -> bool:
+            return board is not None and any(math.dist(p.point, q.point) <= SAME_PIECE_IN for q in board.pieces)
 
-        return max(unmatched(a, b), unmatched(b, a)) + dice
+        more = sum(1.0 if not near(p, last) else MISSED for p in b.pieces if not near(p, a))
+        return more + MISSED * sum(1 for p in a.pieces if not near(p, b)) + dice
     na = Counter(p.cell for p in a.pieces if p.cell is not None)
     nb = Counter(p.cell for p in b.pieces if p.cell is not None)
     nl = Counter(p.cell for p in last.pieces if p.cell is not None) if last is not None else Counter()
@@ -123,10 +128,12 @@ def _differ(a: Any, b: Any, last: Any = None) -> float:
 def vote(frames: list[Any]) -> Any:
     """One seen board from the frames of a still window: each cell occupied in at least half
     of them, with its pieces as read in the frame whose reading of that cell was the most
-    common (confidences summed); dice as read most often. The Game: the last frame."""
+    common (confidences summed); dice as read most often. The Game: :func:`_vote_points`."""
     last = frames[-1]
-    if last.game == "the-game" or len(frames) == 1:
+    if len(frames) == 1:
         return last
+    if last.game == "the-game":
+        return _vote_points(frames)
     from dataclasses import replace
 
     need = len(frames) / 2
@@ -150,3 +157,56 @@ def vote(frames: list[Any]) -> Any:
             pieces += pieces_of[(cell, classes)]
     dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]
     return replace(last, pieces=tuple(pieces), dice=dice)
+
+
+def _vote_points(frames: list[Any]) -> Any:
+    """The Game's vote: each piece of a frame joins the nearest track (a piece of the frames
+    before) within :data:`SAME_PIECE_IN` of its last place, most confident pieces first, one
+    piece of a frame per track; a track seen in at least half the frames is a piece, at the
+    median of its places, of the side with the most confidence summed, facing the
+    confidence-weighted mean of its facings, with the box of its most confident frame."""
+    from dataclasses import replace
+
+    tracks: list[list[Any]] = []
+    for f in frames:
+        taken: set[int] = set()
+        for p in sorted(f.pieces, key=lambda q: -q.confidence):
+            near = [(math.dist(p.point, t[-1].point), k) for k, t in enumerate(tracks)
+                    if k not in taken and math.dist(p.point, t[-1].point) <= SAME_PIECE_IN]
+            k = min(near)[1] if near else len(tracks)
+            if near:
+                tracks[k].append(p)
+            else:
+                tracks.append([p])
+            taken.add(k)
+    pieces = []
+    for t in tracks:
+        if len(t) < len(frames) / 2:
+            continue
+        sides: Counter[str] = Counter()
+        for p in t:
+            sides[p.cls] += p.confidence
+        best = max(t, key=lambda p: p.confidence)
+        point = (_median([p.point[0] for p in t]), _median([p.point[1] for p in t]))
+        pieces.append(replace(best, cls=sides.most_common(1)[0][0], point=point, facing=_mean_facing(t, best.facing),
+                              confidence=sum(p.confidence for p in t) / len(t)))
+    dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]
+    return replace(frames[-1], pieces=tuple(pieces), dice=dice)
+
+
+def _median(values: list[float]) -> float:
+    v, n = sorted(values), len(values)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def _mean_facing(pieces: list[Any], default: float | None) -> float | None:
+    """The confidence-weighted circular mean of the pieces' facings (degrees); ``default``
+    when none has one or they cancel out."""
+    c = s = 0.0
+    for p in pieces:
+        if p.facing is not None:
+            c += p.confidence * math.cos(math.radians(p.facing))
+            s += p.confidence * math.sin(math.radians(p.facing))
+    if math.hypot(c, s) < 1e-9:
+        return default
+    return math.degrees(math.atan2(s, c)) % 360.0

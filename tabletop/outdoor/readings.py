@@ -37,7 +37,11 @@ from tabletop.outdoor.dots import refine_dot
 from tabletop.outdoor.view import FieldView
 from vision.detect_eval import box_iou
 
-__all__ = ["PieceReading", "ReadingConfig", "lift_boxes", "name_pieces", "read_pieces"]
+__all__ = ["ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "lift_boxes", "name_pieces", "read_pieces"]
+
+#: Two pieces' boxes overlap at most about 0.5 even when the pieces touch or lie on one another
+#: (rendered fields); two boxes overlapping this much are one piece boxed twice.
+ONE_PIECE_IOU = 0.6
 
 
 @dataclass(frozen=True)
@@ -185,7 +189,7 @@ def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
     return centres, facings
 
 
-def _one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = 0.6) -> list[int]:
+def _one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = ONE_PIECE_IOU) -> list[int]:
     """A weak detector may box one piece twice, once per side (its non-maximum suppression
     keeps classes apart): of two boxes overlapping that much, the more confident stays."""
     out: list[int] = []

@@ -60,7 +60,7 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "oneworld", "--out", "{a_file}"], "is a file, not a folder"),
         (["train", "oneworld", "--faces-only"], "oneworld's recipe has no dice face reader"),
         (["train", "when-gods-collide", "--faces-only", "--data", "{no_yaml}"], "trained on renders, not with --data"),
-        (["train", "battle-grounds", "--continue", "{a_file}"], "battle-grounds's recipe has no second stage"),
+        (["train", "when-gods-collide", "--continue", "{a_file}"], "when-gods-collide's recipe has no second stage"),
         (["train", "the-game", "--continue", "{missing}.pt"], "no such weights file"),
         (["train", "the-game", "--continue", "{a_file}", "--data", "{no_yaml}"], "not with --data"),
         (["eval", "oneworld"], "the following arguments are required: --data"),
@@ -74,7 +74,9 @@ def _no_yaml(folder: Path) -> Path:
         (["eval", "oneworld", "--data", "{garbled}"], "not numbers"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(cli: Runner, tmp_path: Path, argv: list[str], expected: str) -> None:
+def test_bad_input_is_one_line_and_exit_2(cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          argv: list[str], expected: str) -> None:
+    monkeypatch.chdir(tmp_path)  # input wrongly taken would render into ./runs: not into the checkout
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
     labelled = tmp_path / "labelled"
