@@ -32,13 +32,9 @@ SHORT_OF_TRUTH: dict[str, dict[str, str]] = {
     },
     "the-game": {
         "R4 (observed) moves 4.41\" and ends facing 50°.":
-            "R4's move is read (4.50\"), but facing about 75°: the detector's box is 2 to 4 px off on "
+            "R4's move is read (4.48\"), but facing about 73°: the detector's box is 2 to 4 px off on "
             "a 30 px stone whose front dot lies near its centre, which turns the facing from the "
             "box-fitted centre to the dot",
-        "Illegal: B1 is observed and may move up to 6.00\"; it moved 8.48\", 2.48\" too far "
-        "(tolerance 0.25\").":
-            "B1 is first read 4.40\" from its place (a legal move), and its true place after that is "
-            "judged a second move out of turn (\"B1 belongs to blue, but it is red's go.\")",
     },
 }
 
