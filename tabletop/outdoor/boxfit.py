@@ -1,8 +1,8 @@
 """A piece's foot from its box and front dot alone: the prism that casts that box.
 
 A piece is modelled as a prism ``height`` inches tall standing on an ellipse of ``length``
-(along its facing) by ``width`` inches, centred at ``(x, y)`` on the field and turned by
-``facing``. Seen through the camera it fills a box in the picture; its front dot lies on
+(along its facing) by ``width`` inches (or, for a stick, a rectangle: ``shape``), centred at
+``(x, y)`` on the field and turned by ``facing``. Seen through the camera it fills a box in the picture; its front dot lies on
 its long axis, on its top. :func:`fit_box` finds the five numbers (centre, length, width,
 facing) whose prism casts the detected box (four edges, in pixels) with the dot on its axis,
 by damped Gauss-Newton from a start where the box centre stands. The ground texture plays
@@ -17,24 +17,28 @@ import numpy as np
 
 from tabletop.outdoor.view import FieldView
 
-__all__ = ["fit_box", "prism_box"]
+__all__ = ["SHAPES", "fit_box", "prism_box"]
 
 _T = np.linspace(0, 2 * math.pi, 20, endpoint=False)
-_UNIT = np.c_[np.cos(_T), np.sin(_T)]
+_UNIT = {"ellipse": np.c_[np.cos(_T), np.sin(_T)],
+         "rectangle": np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]])}  # its corners: its extremes
+SHAPES = tuple(_UNIT)
 
 
-def _outline(p: np.ndarray) -> np.ndarray:
+def _outline(p: np.ndarray, shape: str = "ellipse") -> np.ndarray:
     cx, cy, length, width, facing = p
     c, s = math.cos(facing), math.sin(facing)
-    u = _UNIT[:, 0] * length / 2
-    v = _UNIT[:, 1] * width / 2
+    unit = _UNIT[shape]
+    u = unit[:, 0] * length / 2
+    v = unit[:, 1] * width / 2
     return np.c_[cx + u * c - v * s, cy + u * s + v * c]
 
 
-def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[np.ndarray, np.ndarray] | None = None,
+              shape: str = "ellipse") -> np.ndarray:
     """The box (x0, y0, x1, y1 pixels) of the prism ``params = (x, y, length, width,
-    facing radians)`` standing ``height`` inches tall."""
-    pts = _outline(params)
+    facing radians)`` standing ``height`` inches tall on an ellipse or a rectangle."""
+    pts = _outline(params, shape)
     h0, h1 = planes if planes is not None else (view.plane(0.0), view.plane(height))
     q = np.c_[pts, np.ones(len(pts))]
     a = q @ h0.T
@@ -44,10 +48,10 @@ def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[
 
 
 def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: float,
-            start: np.ndarray, iterations: int = 15) -> tuple[np.ndarray, float]:
-    """``(x, y, length, width, facing radians)`` of the prism that casts ``box``, with the
-    front ``dot`` (field inches, at the top) on its axis, from ``start`` (same five numbers);
-    and the RMS misfit in pixels. A box edge on the picture's border (a piece cut by the
+            start: np.ndarray, iterations: int = 15, shape: str = "ellipse") -> tuple[np.ndarray, float]:
+    """``(x, y, length, width, facing radians)`` of the prism on an ellipse or a rectangle
+    (``shape``) that casts ``box``, with the front ``dot`` (field inches, at the top) on its
+    axis, from ``start`` (same five numbers); and the RMS misfit in pixels. A box edge on the picture's border (a piece cut by the
     frame) says nothing about the piece and is left out."""
     planes = (view.plane(0.0), view.plane(height))
     p = np.asarray(start, float).copy()
@@ -60,7 +64,7 @@ def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: fl
     free = np.array([box[0] > 1.0, box[1] > 1.0, box[2] < w - 2.0, box[3] < h - 2.0], float)
 
     def residual(q: np.ndarray) -> np.ndarray:
-        r = (prism_box(view, q, height, planes) - box) * free
+        r = (prism_box(view, q, height, planes, shape) - box) * free
         if dot is None:
             return r
         c, s = math.cos(q[4]), math.sin(q[4])

@@ -52,12 +52,15 @@ class ReadingConfig:
     against colour when telling a piece from the ground (shadows darken the ground);
     ``contrast``: a pixel differing from the ground by this many times the ground's own
     spread belongs to the piece (or Otsu's threshold, when lower); ``default_footprint``
-    when the foot is not found."""
+    when the foot is not found; ``stick_ratio``: a piece whose fitted foot is this much
+    longer than wide is a stick, fitted as a rectangle (an ellipse of a stick's length and
+    width is half an inch short of its corners)."""
 
     piece_height: float = 0.4
     px_per_inch: float = 24.0
     min_confidence: float = 0.25
     axis_ratio: float = 1.5
+    stick_ratio: float = 2.0
     lightness_weight: float = 0.3
     contrast: float = 3.0
     default_footprint: Footprint = field(default_factory=lambda: Footprint.ellipse(1.0, 1.0))
@@ -131,10 +134,10 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))
         fit = _fitted(view, boxes[k], centres[k], dot, config) if config.method == "box" else None
-        if fit is not None:  # the prism that casts the box: an ellipse along the facing
-            x, y, length, width, facing = fit
+        if fit is not None:  # the prism that casts the box: an ellipse (a stick: a rectangle) along the facing
+            x, y, length, width, facing, shape = fit
             at = FieldPoint(x, y)
-            footprint = Footprint.ellipse(length, width)
+            footprint = Footprint.rectangle(length, width) if shape == "rectangle" else Footprint.ellipse(length, width)
             reading = PieceReading("", side, at, facing, footprint, tuple(float(v) for v in boxes[k]),  # type: ignore[arg-type]
                                    float(det.confidence[i]), dot, "fit", footprint.outline(x, y, facing))
             out.append((side, reading))
@@ -321,9 +324,11 @@ def _foot(image: np.ndarray, view: FieldView, box: np.ndarray, rough: np.ndarray
 
 
 def _fitted(view: FieldView, box: np.ndarray, rough: np.ndarray, dot: FieldPoint | None,
-            config: ReadingConfig) -> tuple[float, float, float, float, float] | None:
-    """``(x, y, length, width, facing degrees)`` of the prism that casts the box
-    (:func:`tabletop.outdoor.boxfit.fit_box`), or ``None`` when none fits it."""
+            config: ReadingConfig) -> tuple[float, float, float, float, float, str] | None:
+    """``(x, y, length, width, facing degrees, shape)`` of the prism that casts the box
+    (:func:`tabletop.outdoor.boxfit.fit_box`): on an ellipse, or on a rectangle when the
+    ellipse is at least ``config.stick_ratio`` times as long as wide (a stick); ``None`` when
+    none fits it."""
     from tabletop.outdoor.boxfit import fit_box
 
     probe = view.to_image(np.array([[rough[0], rough[1]], [rough[0] + 1.0, rough[1]], [rough[0], rough[1] + 1.0]]))
@@ -331,15 +336,22 @@ def _fitted(view: FieldView, box: np.ndarray, rough: np.ndarray, dot: FieldPoint
     size = max(0.3, min(4.0, 0.8 * min(box[2] - box[0], box[3] - box[1]) / ppi))
     d = None if dot is None else np.array([dot.x, dot.y])
     facing = 0.0 if d is None else math.atan2(d[1] - rough[1], d[0] - rough[0])
-    p, misfit = fit_box(view, box, d, config.piece_height, np.array([rough[0], rough[1], size, size, facing]))
+    height = config.piece_height
+    p, misfit = fit_box(view, box, d, height, np.array([rough[0], rough[1], size, size, facing]))
     if config.height_ratio is not None:  # a second fit with the height its width suggests
         height = min(max(config.height_ratio * min(p[2], p[3]), 0.05), 1.5)
         if d is not None:
             d = view.to_field(view.to_image([d], config.piece_height), height)[0]
         p, misfit = fit_box(view, box, d, height, p)
+    shape = "ellipse"
+    if np.all(np.isfinite(p)) and max(p[2], p[3]) >= config.stick_ratio * min(p[2], p[3]):
+        long = np.r_[p[:2], max(p[2], p[3]), min(p[2], p[3]), p[4]]  # a stick is long along its facing
+        stick, stick_misfit = fit_box(view, box, d, height, long, shape="rectangle")
+        if np.all(np.isfinite(stick)) and stick[2] >= stick[3]:
+            p, misfit, shape = stick, stick_misfit, "rectangle"
     if not np.all(np.isfinite(p)) or misfit > 0.25 * ppi + 3.0:
         return None
-    return float(p[0]), float(p[1]), float(p[2]), float(p[3]), math.degrees(p[4]) % 360.0
+    return float(p[0]), float(p[1]), float(p[2]), float(p[3]), math.degrees(p[4]) % 360.0, shape
 
 
 def _to_patch(m: np.ndarray, p: np.ndarray) -> np.ndarray:

@@ -82,6 +82,31 @@ def test_the_prism_fit_recovers_a_known_piece(elevation, facing):
     assert abs((math.degrees(fit[4]) - facing + 180) % 360 - 180) < 3.0
 
 
+@pytest.mark.parametrize("elevation,facing", [(40.0, 20.0), (60.0, 110.0), (85.0, 160.0), (50.0, 75.0)])
+def test_a_stick_is_read_as_a_rectangle_and_a_stone_as_an_ellipse(elevation, facing):
+    """A 3.5" x 0.5" stick (its dot near its front end), through the box its rectangular prism
+    casts, is fitted by a rectangle of its size, so its corners are where they are (an
+    ellipse casting that box is half an inch or more off them); a round stone stays an
+    ellipse. (A stick lying diagonally in the picture casts a square box that a fat ellipse
+    fits as well: it is read as one, and its corners are off.)"""
+    from tabletop.outdoor.readings import _fitted
+
+    view = _camera(elevation)
+    a = math.radians(facing)
+    for shape, size in (("rectangle", (3.5, 0.5)), ("ellipse", (1.0, 1.0))):
+        truth = np.array([11.0, 13.0, size[0], size[1], a])
+        box = prism_box(view, truth, 0.4, shape=shape)
+        dot = FieldPoint(*(truth[:2] + 0.4 * size[0] * np.array([math.cos(a), math.sin(a)])))
+        rough = view.to_field([[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]], 0.2)[0]
+        fit = _fitted(view, box, rough, dot, ReadingConfig())
+        assert fit is not None
+        x, y, length, width, got_facing, got_shape = fit
+        assert got_shape == shape
+        assert math.hypot(x - truth[0], y - truth[1]) < 0.05
+        assert abs((got_facing - facing + 180) % 360 - 180) < 3.0
+        assert abs(length - size[0]) < 0.1 and abs(width - size[1]) < 0.1, (length, width)
+
+
 def test_names_count_from_the_near_edge_per_side():
     def r(side: str, x: float, y: float) -> PieceReading:
         from rules.the_game.shapes import Footprint
