@@ -152,7 +152,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if args.faces_only and (recipe.dice_faces is None or args.data):
         raise InputError("--faces-only", f"{args.game}'s recipe has no dice face reader"
                          if recipe.dice_faces is None else "the face reader is trained on renders, not with --data")
-    continue_from = getattr(args, "continue_from", None)
+    continue_from = args.continue_from
     if continue_from is not None:
         if recipe.then is None:
             raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")

@@ -126,6 +126,14 @@ class BoardMapper:
         its front dot put on the dot's colour in the ``image`` when given."""
         names = _class_names(det, self.names)
         keep = det.confidence >= self.min_confidence
+        if self.game == "the-game" and len(det):  # one piece boxed once per side: one box stays
+            from tabletop.outdoor.readings import one_box_per_piece
+
+            boxed = [i for i, n in enumerate(names) if keep[i] and n != "hand"]
+            once = set(one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), boxed))
+            keep = np.array([bool(k) and (names[i] == "hand" or i in once) for i, k in enumerate(keep)], bool)
+            det, names = det[keep], [n for n, k in zip(names, keep) if k]  # lift only the boxes kept
+            keep = np.ones(len(det), bool)
         pieces: list[SeenPiece] = []
         dice: list[str] = []
         hands: list[tuple[float, float, float, float]] = []
@@ -226,14 +234,10 @@ def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:
     most confident reading stays. Kinds: When Gods Collide and Battle Grounds, a piece per
     square (a Seth token lies on a checker, apart); Wormholes, a coin and a ship per cell.
     OneWorld's counters stack, one box over the other: only boxes that overlap almost
-    wholly are one counter. The Game's pieces have no cells: two boxes overlapping more than
-    two pieces' boxes do are one piece."""
+    wholly are one counter. (The Game's pieces have no cells: :meth:`BoardMapper.map` keeps
+    one box per piece as the outdoor reader does.)"""
     if game == "oneworld":  # stacked counters overlap; one counter read twice overlaps more
         return _same_box_once(pieces)
-    if game == "the-game":  # one piece boxed once per side, as the outdoor reader has it
-        from tabletop.outdoor.readings import ONE_PIECE_IOU
-
-        return _same_box_once(pieces, ONE_PIECE_IOU, by_cell=False)
     if game not in ("when-gods-collide", "battle-grounds", "wormholes"):
         return pieces
     groups: dict[tuple[str, str], list[SeenPiece]] = {}
@@ -253,16 +257,12 @@ def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:
     return [p for p in pieces if id(p) not in drop]
 
 
-def _same_box_once(pieces: list[SeenPiece], threshold: float = SAME_BOX_IOU, by_cell: bool = True
-                   ) -> list[SeenPiece]:
-    """Boxes on one cell (anywhere, without ``by_cell``) overlapping more than ``threshold``:
-    one object, the most confident box stays."""
+def _same_box_once(pieces: list[SeenPiece]) -> list[SeenPiece]:
+    """Boxes on one cell overlapping more than :data:`SAME_BOX_IOU`: one object, the most
+    confident box stays."""
     kept: list[SeenPiece] = []
     for p in sorted(pieces, key=lambda q: -q.confidence):
-        if by_cell and p.cell is None:
-            kept.append(p)
-            continue
-        if not any((k.cell == p.cell or not by_cell) and _iou(p.box, k.box) > threshold for k in kept):
+        if p.cell is None or not any(k.cell == p.cell and _iou(p.box, k.box) > SAME_BOX_IOU for k in kept):
             kept.append(p)
     keep = {id(p) for p in kept}
     return [p for p in pieces if id(p) in keep]

@@ -333,17 +333,9 @@ def _anchors(where: Mapping[Any, Any], classes: Mapping[Any, str], before: SeenB
     """Each engine piece's place as the camera saw it at the last position: the nearest seen
     piece within :data:`ANCHOR_IN` (of the piece's class if any), each seen piece used once,
     nearest pairs first; the engine's place when none."""
-    pairs = sorted((math.dist(at, q.point) + (0.0 if classes.get(pid) == q.cls else ANCHOR_IN), pid, j)
-                   for pid, at in where.items() for j, q in enumerate(before.pieces)
-                   if math.dist(at, q.point) <= ANCHOR_IN)
-    out: dict[Any, tuple[float, float]] = {}
-    used: set[int] = set()
-    for _, pid, j in pairs:
-        if pid in out or j in used:
-            continue
-        out[pid] = before.pieces[j].point
-        used.add(j)
-    return {pid: out.get(pid, (float(at[0]), float(at[1]))) for pid, at in where.items()}
+    found = _one_to_one(where, classes, before, ANCHOR_IN, lambda pid, q: math.dist(where[pid], q.point))
+    return {pid: before.pieces[found[pid]].point if pid in found else (float(at[0]), float(at[1]))
+            for pid, at in where.items()}
 
 
 def _unmatched(where: Mapping[Any, Any], seen_at: Mapping[Any, tuple[float, float]], classes: Mapping[Any, str],
@@ -352,18 +344,25 @@ def _unmatched(where: Mapping[Any, Any], seen_at: Mapping[Any, tuple[float, floa
     (the engine's, or where the camera saw them), each seen piece standing for one engine
     piece, nearest pairs first (of their class first): of two pieces that touched, one moved
     away, the one left behind does not hide the other's departure."""
-    pairs = sorted((min(math.dist(at, q.point), math.dist(seen_at[pid], q.point))
-                    + (0.0 if classes.get(pid) == q.cls else NEAR_IN), str(pid), pid, j)
-                   for pid, at in where.items() for j, q in enumerate(after.pieces)
-                   if min(math.dist(at, q.point), math.dist(seen_at[pid], q.point)) <= NEAR_IN)
-    matched: set[Any] = set()
+    found = _one_to_one(where, classes, after, NEAR_IN,
+                        lambda pid, q: min(math.dist(where[pid], q.point), math.dist(seen_at[pid], q.point)))
+    return [pid for pid in where if pid not in found]
+
+
+def _one_to_one(where: Mapping[Any, Any], classes: Mapping[Any, str], seen: SeenBoard, reach: float,
+                dist: Any) -> dict[Any, int]:
+    """Engine piece -> index of the seen piece standing for it: pairs within ``reach``
+    (``dist(pid, seen_piece)``), nearest first, another class counting ``reach`` more; each
+    engine piece and each seen piece used once."""
+    pairs = sorted((d + (0.0 if classes.get(pid) == q.cls else reach), str(pid), pid, j)
+                   for pid in where for j, q in enumerate(seen.pieces) if (d := dist(pid, q)) <= reach)
+    out: dict[Any, int] = {}
     used: set[int] = set()
     for _, _, pid, j in pairs:
-        if pid in matched or j in used:
-            continue
-        matched.add(pid)
-        used.add(j)
-    return [pid for pid in where if pid not in matched]
+        if pid not in out and j not in used:
+            out[pid] = j
+            used.add(j)
+    return out
 
 
 def _within_measure(game: GameRules[Any, Any], state: Any, verdict: Any, frm: Any, to: Any, facing: float | None,

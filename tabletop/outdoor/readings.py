@@ -37,7 +37,8 @@ from tabletop.outdoor.dots import refine_dot
 from tabletop.outdoor.view import FieldView
 from vision.detect_eval import box_iou
 
-__all__ = ["ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "lift_boxes", "name_pieces", "read_pieces"]
+__all__ = ["ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "lift_boxes", "name_pieces", "one_box_per_piece",
+           "read_pieces"]
 
 #: Two pieces' boxes overlap at most about 0.5 even when the pieces touch or lie on one another
 #: (rendered fields); two boxes overlapping this much are one piece boxed twice.
@@ -111,7 +112,7 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
     names = [str(n) for n in (det.class_name if det.class_name is not None else det.class_id)]
     keep = [i for i, n in enumerate(names)
             if _side_of(n, config.sides) is not None and det.confidence[i] >= config.min_confidence]
-    keep = _one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), keep)
+    keep = one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), keep)
     boxes = np.asarray(det.xyxy, float)[keep] if keep else np.zeros((0, 4))
     h = config.piece_height
     # each box's centre lifted to half the height: where the piece roughly stands
@@ -192,7 +193,7 @@ def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
     return centres, facings
 
 
-def _one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = ONE_PIECE_IOU) -> list[int]:
+def one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = ONE_PIECE_IOU) -> list[int]:
     """A weak detector may box one piece twice, once per side (its non-maximum suppression
     keeps classes apart): of two boxes overlapping that much, the more confident stays."""
     out: list[int] = []
