@@ -105,9 +105,14 @@ def main() -> int:
         action="store_true",
         help="OpenCV's sub-pixel corners only (no edge-line refinement)",
     )
+    parser.add_argument(
+        "--no-pad",
+        action="store_true",
+        help="look for markers in the bare frame (no grey frame round it for markers cut by its edge)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    config = MarkerConfig(edge_refine=not args.no_edges)
+    config = MarkerConfig(edge_refine=not args.no_edges, edge_pad_px=0 if args.no_pad else MarkerConfig.edge_pad_px)
     print(
         f"marker pose over {args.frames} synthetic 1280x720 frames per kit "
         f"(tilt 30-90 deg, blur, noise; corner refinement: {'cornerSubPix only' if args.no_edges else 'cornerSubPix + edge lines'})"

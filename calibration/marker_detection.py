@@ -48,6 +48,7 @@ class MarkerConfig:
     refine_window: int = 5
     min_perimeter_rate: float = 0.03
     edge_refine: bool = True
+    edge_pad_px: int = 8
 
 
 @dataclass(frozen=True)
@@ -170,8 +171,11 @@ def detect_markers(
         if isinstance(dictionary, str)
         else _make_detector(dictionary, config)
     )
-    corners, ids, _ = detector.detectMarkers(gray)
     size = (int(gray.shape[1]), int(gray.shape[0]))
+    pad = max(0, int(config.edge_pad_px))
+    if pad:
+        gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=128)
+    corners, ids, _ = detector.detectMarkers(gray)
     if ids is None or len(ids) == 0:
         return MarkerSighting(np.zeros(0, int), np.zeros((0, 4, 2)), size)
     ids = np.asarray(ids, int).ravel()
@@ -191,7 +195,7 @@ def detect_markers(
         hits = np.flatnonzero(ids == marker_id)
         keep.append(int(hits[np.argmax(scores[hits])]))
     keep.sort()
-    return MarkerSighting(ids[keep], pts[keep], size)
+    return MarkerSighting(ids[keep], pts[keep] - pad, size)
 
 
 def refine_marker_edges(

@@ -700,3 +700,33 @@ def test_the_game_of_two_touching_pieces_the_one_that_left_is_seen_to_leave() ->
                                         else p for p in after.pieces))
     reading = infer(game, state, before, after)
     assert reading.kind == "legal" and reading.action_json["piece"] == "R1", reading
+
+
+def test_a_hand_beside_a_turned_board_is_not_over_it() -> None:
+    """A board turned 30 degrees in the picture: a hand (or a book taken for one) on the table
+    off its corner lies inside the board's bounding box but not over the board; one reaching
+    over an edge is over it."""
+    import numpy as np
+
+    from tabletop.live.board import BoardMapper
+    from vision.detections import Detections
+
+    class Flat:
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            return np.asarray(points, float) / 10.0
+
+    a = np.radians(30.0)
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * 150.0
+    outline = square @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) + (320.0, 240.0)
+    mapper = BoardMapper.for_game("the-game", size=(64.0, 48.0), names=("red-piece", "blue-piece", "hand"))
+
+    def over(box: list[float]) -> bool:
+        det = Detections(np.array([box], float), np.array([0.6]), np.array([2]))
+        return mapper.map(det, Flat(), outline).hand_over_board
+
+    x0, y0 = outline.min(axis=0)
+    assert not over([x0 - 60, y0 - 60, x0 + 40, y0 + 40])  # off the corner, inside the bounding box
+    assert over([300, y0 - 40, 340, y0 + 40])  # over the top corner
+    edge = (outline[0] + outline[1]) / 2  # the middle of one edge
+    assert over([edge[0] - 20, edge[1] - 20, edge[0] + 20, edge[1] + 20])
+    assert over([0, 0, 640, 480])  # the whole picture

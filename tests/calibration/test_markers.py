@@ -165,6 +165,28 @@ def test_two_markers_at_opposite_corners_suffice(name: str) -> None:
     assert max(worst) <= DIAGONAL_TARGET, worst
 
 
+def test_a_marker_touching_the_frame_edge_is_found_where_it_is() -> None:
+    """A tight framing: the frame's edge cuts a pixel into a marker's black border, so the
+    border has no outline on that side. The grey frame round the picture gives it one; without
+    it most such markers are lost."""
+    spec = kit("battle-grounds-advanced")
+    found = lost = 0
+    for seed in range(40, 44):
+        frame = render_frame(spec, seed=seed, tilt=60)
+        full = detect_markers(frame.image, spec.dictionary)
+        assert len(full) == 4
+        for marker_id in full.ids:
+            c = full.corners_of(marker_id)
+            x0 = int(np.floor(c[:, 0].min())) + 1  # the left edge falls inside the border
+            crop = frame.image[:, x0:]
+            lost += marker_id not in detect_markers(crop, spec.dictionary, MarkerConfig(edge_pad_px=0)).ids
+            seen = detect_markers(crop, spec.dictionary).corners_of(marker_id)
+            if seen is not None:
+                found += 1
+                assert np.abs(seen + [x0, 0] - c).max() < 0.75  # the same corners, to a fraction of a pixel
+    assert found >= 15 and lost >= 12, (found, lost)
+
+
 def test_all_markers_hidden() -> None:
     spec = kit("oneworld-map")
     frame = render_frame(spec, seed=23, tilt=80, hide=spec.ids)
