@@ -20,16 +20,8 @@ from tabletop.live.infer import Reading
 # that is missed and why. A game listed here must miss exactly these (strict: once the reading
 # gets them right, the entry goes); any other game must get every announcement right.
 SHORT_OF_TRUTH: dict[str, dict[str, str]] = {
-    # oneworld, wormholes and battle-grounds: their detectors read the sample turns in full
-    "when-gods-collide": {
-        "Norse rolls Knight and 3.":
-            "the detector finds the chess and hero dice on the sample pictures but never the d6, and "
-            "the chess die already reads as a knight in some frames before the roll, so no roll is "
-            "read off the table",
-        "Illegal: 1,2 to 1,4 is not a knight's L-shaped jump.":
-            "with the roll unread, the move is judged made before rolling (\"Roll the chess die and "
-            "the numbered die first\")",
-    },
+    # oneworld, when-gods-collide, wormholes and battle-grounds: their detectors read the sample
+    # turns in full
     "the-game": {
         "R4 (observed) moves 4.41\" and ends facing 50°.":
             "R4's move is read (4.48\"), but facing about 73°: the detector's box is 2 to 4 px off on "
