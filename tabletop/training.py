@@ -160,6 +160,11 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             raise InputError("--continue", "continues a training on renders: not with --data or --faces-only")
         if not Path(continue_from).is_file():
             raise InputError("--continue", f"{continue_from}: no such weights file")
+        import zipfile
+
+        if not zipfile.is_zipfile(continue_from):  # what torch.save writes: checked before any rendering
+            raise InputError("--continue", f"{continue_from}: not a weights file (a PyTorch .pt checkpoint, "
+                             "such as models/GAME.pt or a training's GAME.pt)")
     folder = Path(args.out or f"runs/train-{args.game}")
     if folder.exists() and not folder.is_dir():
         raise InputError("--out", f"{folder} is a file, not a folder")

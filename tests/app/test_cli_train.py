@@ -60,8 +60,8 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "oneworld", "--out", "{a_file}"], "is a file, not a folder"),
         (["train", "oneworld", "--faces-only"], "oneworld's recipe has no dice face reader"),
         (["train", "when-gods-collide", "--faces-only", "--data", "{no_yaml}"], "trained on renders, not with --data"),
-        (["train", "when-gods-collide", "--continue", "{a_file}"], "when-gods-collide's recipe has no second stage"),
         (["train", "the-game", "--continue", "{missing}.pt"], "no such weights file"),
+        (["train", "the-game", "--continue", "{a_file}"], "not a weights file"),
         (["train", "the-game", "--continue", "{a_file}", "--data", "{no_yaml}"], "not with --data"),
         (["eval", "oneworld"], "the following arguments are required: --data"),
         (["eval", "chess", "--data", "{no_yaml}"], "unknown game 'chess'"),
@@ -155,6 +155,28 @@ def test_fine_tuning_on_a_handful_of_labelled_images_writes_loadable_weights(
     assert Detector.load(weights, "ultralytics").names == Detector.load(game, "ultralytics").names
 
 
+def test_continue_refuses_a_recipe_without_a_second_stage(cli: Runner, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every shipped recipe has a second stage; one without (a user's own recipe) is refused
+    with one line and exit 2 before anything is rendered."""
+    from dataclasses import replace
+
+    from vision import detect_train
+
+    shipped = detect_train.load_recipe
+
+    def without_then(game: str) -> detect_train.Recipe:
+        return replace(shipped(game), then=None)
+
+    monkeypatch.setattr(detect_train, "load_recipe", without_then)
+    monkeypatch.chdir(tmp_path)
+    result = cli("train", "oneworld", "--continue", str(models.weights_path("oneworld")))
+    assert result.code == 2
+    assert result.err.strip().splitlines() == [
+        "tabletop: error: --continue: oneworld's recipe has no second stage ('then' section)"]
+    assert not (tmp_path / "runs").exists()
+
+
 def test_continue_runs_only_the_second_stage_for_the_epochs_given(cli: Runner, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """``--continue W --epochs N``: renders (or reuses) the data, then one ultralytics run from
@@ -183,7 +205,7 @@ def test_continue_runs_only_the_second_stage_for_the_epochs_given(cli: Runner, t
 
     monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
     start = tmp_path / "first.pt"
-    start.write_text("first stage")
+    shutil.copyfile(models.weights_path("the-game"), start)
     recipe = detect_train.load_recipe("the-game")
     assert recipe.then is not None
     result = cli("train", "the-game", "--continue", str(start), "--epochs", "2", "--count", "2",
