@@ -730,3 +730,37 @@ def test_a_hand_beside_a_turned_board_is_not_over_it() -> None:
     edge = (outline[0] + outline[1]) / 2  # the middle of one edge
     assert over([edge[0] - 20, edge[1] - 20, edge[0] + 20, edge[1] + 20])
     assert over([0, 0, 640, 480])  # the whole picture
+
+
+def test_a_false_box_of_another_kind_is_not_the_move_of_a_piece_never_seen() -> None:
+    """OneWorld's start, BORG to move: B8 (a Fog) is never seen, before or after. A false box
+    read as a BORG Stone appears on an empty hex no move of B8 reaches: B8's empty hex says
+    nothing of a departure and the box is of another kind, so no illegal move is read. The
+    same box read as a Fog is B8's illegal move; as a Stone within B8's reach, its legal one."""
+    from tabletop.live.board import SeenBoard, SeenPiece
+    from tabletop.live.explain import piece_classes
+    from tabletop.live.infer import infer, locations
+
+    pipe, _ = pipeline("oneworld")
+    game, state = pipe.game, pipe.state
+    sj = game.state_to_json(state)
+    where = dict(locations("oneworld", sj))
+    assert where["B8"] == "0414" and sum(c == "0414" for c in where.values()) == 1
+
+    def seen(kind: str, cell: str) -> SeenPiece:
+        return SeenPiece(kind, cell, (float(cell[:2]), float(cell[2:])), (0, 0, 1, 1), 0.9)
+
+    kinds = piece_classes(game, sj)
+    before = SeenBoard("oneworld", tuple(seen(kinds[pid], cell) for pid, cell in where.items() if pid != "B8"))
+    reach = sorted(a["to"] for a in map(game.action_to_json, game.legal_actions(state)) if a.get("piece") == "B8")
+    far, near = "1210", next(c for c in reach if c not in where.values())
+    assert far not in reach and far not in where.values()
+
+    def after(kind: str, cell: str) -> SeenBoard:
+        return SeenBoard("oneworld", (*before.pieces, seen(kind, cell)))
+
+    assert infer(game, state, before, after("borg-stone", far)).kind == "none"
+    fog = infer(game, state, before, after("borg-fog", far))
+    assert fog.kind == "illegal" and fog.action_json["piece"] == "B8" and fog.action_json["to"] == far
+    legal = infer(game, state, before, after("borg-stone", near))
+    assert legal.kind == "legal" and legal.action_json == {"type": "move", "piece": "B8", "to": near}
