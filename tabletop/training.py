@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -160,8 +161,6 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             raise InputError("--continue", "continues a training on renders: not with --data or --faces-only")
         if not Path(continue_from).is_file():
             raise InputError("--continue", f"{continue_from}: no such weights file")
-        import zipfile
-
         if not zipfile.is_zipfile(continue_from):  # what torch.save writes: checked before any rendering
             raise InputError("--continue", f"{continue_from}: not a weights file (a PyTorch .pt checkpoint, "
                              "such as models/GAME.pt or a training's GAME.pt)")

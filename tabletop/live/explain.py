@@ -218,11 +218,12 @@ class Scene:
         others = [p for p in self.engine.get(frm, []) if p != piece]
         seen_before = self.before.get(frm, Counter())
         still = bool(others) or sum(seen_before.values()) >= 2
-        cost = self._cell(frm, still)
         if not still and not seen_before and not self.after.get(frm):
             # never seen there, before or now: the empty cell says nothing of a departure, and
             # costs the move what it costs "nothing changed" (a piece the detector keeps missing)
             cost = COSTS["still_missed"]
+        else:
+            cost = self._cell(frm, still)
         if still and mover is not None and seen_before[mover] and not self.shrank(frm)[mover] \
                 and seen_before[mover] >= self.alike(frm, mover):
             cost += COSTS["other_kind"]  # the mover's kind is still seen, as often, on the stack it left
