@@ -300,41 +300,17 @@ def _emptied(seen: SeenBoard, accepted: SeenBoard) -> int:
 
 def _box_over(box: tuple[float, float, float, float], polygon: np.ndarray) -> bool:
     """Whether a box touches the board's outline in the image: the box and the outline's convex
-    hull share some area (no axis of either separates them). A turned board's bounding box
-    would reach far beyond its corners, over the table where a hand (or a book taken for one)
-    lies without hiding anything."""
-    poly = _hull(np.asarray(polygon, float).reshape(-1, 2))
+    hull share some area. A turned board's bounding box would reach far beyond its corners,
+    over the table where a hand (or a book taken for one) lies without hiding anything."""
+    import cv2
+
+    poly = np.asarray(polygon, np.float32).reshape(-1, 2)
     x0, y0, x1, y1 = (float(v) for v in box)
-    rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    if len(poly) < 3:
-        return bool(len(poly)) and bool(np.any((poly[:, 0] >= x0) & (poly[:, 0] <= x1)
-                                                & (poly[:, 1] >= y0) & (poly[:, 1] <= y1)))
-    for shape in (rect, poly):
-        edges = np.roll(shape, -1, axis=0) - shape
-        for nx, ny in np.stack([-edges[:, 1], edges[:, 0]], axis=1):
-            a, b = rect @ (nx, ny), poly @ (nx, ny)
-            if a.max() < b.min() or b.max() < a.min():
-                return False
-    return True
-
-
-def _hull(points: np.ndarray) -> np.ndarray:
-    """The convex hull of ``points`` (Andrew's monotone chain), counter-clockwise."""
-    pts = sorted(set(map(tuple, np.round(points, 6).tolist())))
-    if len(pts) < 3:
-        return np.asarray(pts, float).reshape(-1, 2)
-
-    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        out: list[tuple[float, float]] = []
-        for q in seq:
-            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (q[1] - out[-2][1])
-                                     - (out[-1][1] - out[-2][1]) * (q[0] - out[-2][0])) <= 0:
-                out.pop()
-            out.append(q)
-        return out
-
-    lower, upper = half(pts), half(pts[::-1])
-    return np.asarray(lower[:-1] + upper[:-1], float)
+    if len(poly) < 3:  # no outline to speak of: its bounding box
+        return not (x1 < poly[:, 0].min() or x0 > poly[:, 0].max() or y1 < poly[:, 1].min() or y0 > poly[:, 1].max())
+    rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    area, _ = cv2.intersectConvexConvex(rect, cv2.convexHull(poly).reshape(-1, 2))
+    return bool(area > 0.0)
 
 
 def implausible(seen: SeenBoard, accepted: SeenBoard | None, stacking_limit: int = 4,
