@@ -16,16 +16,74 @@ function from a board point to the cell under it, in the engine's own labels (he
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["GRID_GAMES", "BoardCells", "FrameGeometry", "board_cells"]
+__all__ = ["APART_IOU", "GRID_GAMES", "SAME_BOX_IOU", "SURE", "BoardCells", "FrameGeometry", "board_cells",
+           "one_read"]
 
 #: Games whose pieces stand on cells (The Game's field is measured in inches instead).
 GRID_GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds")
+#: Two boxes on one cell are two objects (not one read twice) only when both are at least this
+#: sure and overlap less than :data:`APART_IOU`.
+SURE = 0.5
+APART_IOU = 0.3
+#: OneWorld's stacked counters overlap up to about 0.75 (the sample turns); two boxes of one
+#: cell overlapping more are one counter read twice.
+SAME_BOX_IOU = 0.8
+
+
+def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], confidence: np.ndarray,
+             boxes: np.ndarray) -> np.ndarray:
+    """Which boxes stand for an object of their cell (a bool mask), as tabletop reads a cell.
+
+    Two boxes of one kind of object on one cell are one object read twice (a weak detector
+    often gives one figure two class boxes) unless they are clearly apart and both sure: the
+    most confident reading stays. Kinds: When Gods Collide and Battle Grounds, a piece per
+    square (a Seth token lies on a checker, apart); Wormholes, a coin and a ship per cell.
+    OneWorld's counters stack, one box over the other: only boxes that overlap almost wholly
+    are one counter. Boxes on no cell (``None``) and other games' boxes are all kept.
+
+    >>> one_read("battle-grounds", ["a1", "a1", "b2"], ["north-i", "north-ii", "south-i"],
+    ...          np.array([0.6, 0.4, 0.9]), np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30]]))
+    array([ True, False,  True])
+    """
+    from vision.detect_eval import box_iou
+
+    n = len(cells)
+    keep = np.ones(n, bool)
+    if game not in GRID_GAMES or n < 2:
+        return keep
+    boxes = np.asarray(boxes, float).reshape(-1, 4)
+    conf = np.asarray(confidence, float)
+    iou = box_iou(boxes, boxes)
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, (cell, cls) in enumerate(zip(cells, classes)):
+        if cell is None:
+            continue
+        if game == "oneworld":
+            kind = ""
+        elif game == "wormholes":
+            kind = cls.split("-")[0]
+        else:
+            kind = str(cls.startswith("seth-"))
+        groups.setdefault((cell, kind), []).append(i)
+    for group in groups.values():
+        kept: list[int] = []
+        for i in sorted(group, key=lambda j: -conf[j]):
+            if game == "oneworld":
+                one = any(iou[i, k] > SAME_BOX_IOU for k in kept)
+            else:
+                one = bool(kept) and not (conf[i] >= SURE and conf[kept[0]] >= SURE
+                                          and all(iou[i, k] < APART_IOU for k in kept))
+            if one:
+                keep[i] = False
+            else:
+                kept.append(i)
+    return keep
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.detect_eval import box_iou
+from vision.detect_cells import one_read
 from vision.detections import Detections
 
 __all__ = ["MAX_PER_CELL", "BoardMapper", "Geometry", "SeenBoard", "SeenPiece", "implausible", "lift_pieces"]
@@ -26,13 +26,6 @@ MAX_PER_CELL = {"when-gods-collide": 1, "battle-grounds": 1}
 DICE_PREFIXES = ("die-", "d6-", "chess-", "hero-")
 #: Classes that stand up (their foot, not their box centre, is on the cell).
 STANDING_PREFIXES = ("pawn-", "north-", "south-")
-#: Two boxes on one cell are two objects (not one read twice) only when both are at least this
-#: sure and overlap less than this.
-SURE = 0.5
-APART_IOU = 0.3
-#: OneWorld's stacked counters overlap up to about 0.75 (the sample turns); two boxes of one
-#: cell overlapping more are one counter read twice.
-SAME_BOX_IOU = 0.8
 
 
 class Geometry(Protocol):
@@ -229,48 +222,14 @@ def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], ima
 
 
 def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:
-    """Two boxes of one kind of object on one cell are one object read twice (a weak detector
-    often gives one figure two class boxes) unless they are clearly apart and both sure: the
-    most confident reading stays. Kinds: When Gods Collide and Battle Grounds, a piece per
-    square (a Seth token lies on a checker, apart); Wormholes, a coin and a ship per cell.
-    OneWorld's counters stack, one box over the other: only boxes that overlap almost
-    wholly are one counter. (The Game's pieces have no cells: :meth:`BoardMapper.map` keeps
-    one box per piece as the outdoor reader does.)"""
-    if game == "oneworld":  # stacked counters overlap; one counter read twice overlaps more
-        return _same_box_once(pieces)
-    if game not in ("when-gods-collide", "battle-grounds", "wormholes"):
+    """One reading of each object on its cell (:func:`vision.detect_cells.one_read`: a piece
+    boxed twice on a square keeps its surer box). The Game's pieces have no cells:
+    :meth:`BoardMapper.map` keeps one box per piece as the outdoor reader does."""
+    if len(pieces) < 2:
         return pieces
-    groups: dict[tuple[str, str], list[SeenPiece]] = {}
-    for p in pieces:
-        if p.cell is not None:
-            kind = p.cls.split("-")[0] if game == "wormholes" else str(p.cls.startswith("seth-"))
-            groups.setdefault((p.cell, kind), []).append(p)
-    drop: set[int] = set()
-    for group in groups.values():
-        kept: list[SeenPiece] = []
-        for p in sorted(group, key=lambda q: -q.confidence):
-            if kept and not (p.confidence >= SURE and kept[0].confidence >= SURE
-                             and all(_iou(p.box, k.box) < APART_IOU for k in kept)):
-                drop.add(id(p))
-                continue
-            kept.append(p)
-    return [p for p in pieces if id(p) not in drop]
-
-
-def _same_box_once(pieces: list[SeenPiece]) -> list[SeenPiece]:
-    """Boxes on one cell overlapping more than :data:`SAME_BOX_IOU`: one object, the most
-    confident box stays."""
-    kept: list[SeenPiece] = []
-    for p in sorted(pieces, key=lambda q: -q.confidence):
-        if p.cell is None or not any(k.cell == p.cell and _iou(p.box, k.box) > SAME_BOX_IOU for k in kept):
-            kept.append(p)
-    keep = {id(p) for p in kept}
-    return [p for p in pieces if id(p) in keep]
-
-
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    """IoU of two boxes (x0, y0, x1, y1), by :func:`vision.detect_eval.box_iou`."""
-    return float(box_iou(np.asarray(a, float), np.asarray(b, float))[0, 0])
+    keep = one_read(game, [p.cell for p in pieces], [p.cls for p in pieces],
+                    np.array([p.confidence for p in pieces]), np.array([p.box for p in pieces], float))
+    return [p for p, k in zip(pieces, keep) if k]
 
 
 def _board_facing(geometry: Geometry, anchor: np.ndarray, image_deg: float, at: tuple[float, float]) -> float:

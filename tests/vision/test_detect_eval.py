@@ -107,6 +107,37 @@ def test_missing_and_extra_detections_cost_cells_and_precision(rendered: dict[st
     assert report.confusion is not None and report.confusion[:-1, -1].sum() > 0  # the missed column
 
 
+def test_a_figure_boxed_twice_is_read_once_as_tabletop_reads_a_cell(rendered: dict[str, Path]) -> None:
+    """Each figure also boxed as another level a little less surely: the cells read as the
+    referee reads them stay right (the surer box), the figure with every box counted falls;
+    boxed twice as surely and well apart, two figures would be read."""
+    game = "battle-grounds"
+    samples = load_samples(rendered[game])
+    names = names_of(rendered[game])
+    hand = names.index("hand")
+
+    def twice(shift: float, conf: float):  # type: ignore[no-untyped-def]
+        queue = list(samples)
+
+        def detect(frame: np.ndarray) -> Detections:
+            d = labels_as_detections(queue.pop(0))
+            figs = d[d.class_id != hand]
+            other = (figs.class_id + 1) % hand
+            echo = Detections(figs.xyxy + [shift, 0, shift, 0], np.full(len(figs), conf), other)
+            return Detections(np.vstack([d.xyxy, echo.xyxy]), np.concatenate([d.confidence, echo.confidence]),
+                              np.concatenate([d.class_id, echo.class_id]))
+
+        return detect
+
+    base = evaluate(game, samples, replay(samples), names)
+    read = evaluate(game, samples, twice(1.0, 0.4), names)
+    assert base.cell_accuracy is not None and base.cell_accuracy >= 0.99
+    assert read.cell_accuracy == base.cell_accuracy and read.boards_right == base.boards_right
+    assert read.figures()["cell_accuracy_every_box"] < 0.8 and read.boards_right_every_box == 0
+    assert base.figures()["cell_accuracy_every_box"] == base.figures()["cell_accuracy"]
+    assert "every box counted" in read.text()
+
+
 def test_facing_of_the_game_is_measured_against_the_engine(rendered: dict[str, Path]) -> None:
     game = "the-game"
     samples = load_samples(rendered[game])
