@@ -17,10 +17,12 @@ class ModelNotFoundError(FileNotFoundError):
 
 
 def available() -> list[str]:
-    """Names of the shipped detector weight files (without ``.pt``; a detector's dice face
-    reader, ``<name>.faces.pt``, is not one)."""
+    """Names of the shipped detector weight files (without ``.pt``; a detector's readers,
+    its dice face reader ``<name>.faces.pt`` and its piece reader ``<name>.pieces.pt``, are
+    not ones)."""
     folder = resources.files("models")
-    return sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".pt") and not p.name.endswith(".faces.pt"))
+    return sorted(p.name[:-3] for p in folder.iterdir()
+                  if p.name.endswith(".pt") and not p.name.endswith((".faces.pt", ".pieces.pt")))
 
 
 def weights_path(name: str) -> Path:

@@ -78,6 +78,8 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("--out", metavar="DIR", help="where to write data, runs and weights (default: runs/train-GAME)")
     cmd.add_argument("--faces-only", action="store_true",
                      help="train only the dice face reader (games whose recipe has one) and stop")
+    cmd.add_argument("--pieces-only", action="store_true",
+                     help="train only the piece reader (games whose recipe has one) and stop")
     cmd.add_argument("--continue", dest="continue_from", metavar="WEIGHTS",
                      help="run only the recipe's second stage (its 'then' section) from WEIGHTS, "
                           "a first stage's result, e.g. the shipped weights")
@@ -153,12 +155,16 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if args.faces_only and (recipe.dice_faces is None or args.data):
         raise InputError("--faces-only", f"{args.game}'s recipe has no dice face reader"
                          if recipe.dice_faces is None else "the face reader is trained on renders, not with --data")
+    if args.pieces_only and (recipe.piece_reader is None or args.data or args.faces_only):
+        raise InputError("--pieces-only", f"{args.game}'s recipe has no piece reader" if recipe.piece_reader is None
+                         else "the piece reader is trained on renders alone: not with --data or --faces-only")
     continue_from = args.continue_from
     if continue_from is not None:
         if recipe.then is None:
             raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")
-        if args.data or args.faces_only:
-            raise InputError("--continue", "continues a training on renders: not with --data or --faces-only")
+        if args.data or args.faces_only or args.pieces_only:
+            raise InputError("--continue", "continues a training on renders: not with --data, --faces-only "
+                             "or --pieces-only")
         if not Path(continue_from).is_file():
             raise InputError("--continue", f"{continue_from}: no such weights file")
         if not zipfile.is_zipfile(continue_from):  # what torch.save writes: checked before any rendering
@@ -185,6 +191,15 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"fine-tuning the shipped {args.game} model on {data_dir} ({len(doc['names'])} classes)\n")
         if recipe.dice_faces is not None:
             yaml_path = _fine_tune_dice(args.game, start_from, data_dir, folder, out)
+        if recipe.piece_reader is not None:
+            from vision.piece_reader import pieces_path
+
+            out.write("the shipped piece reader learnt the rendered pieces, not yours: the fine-tuned weights "
+                      "report their own classes\n")
+            stale = pieces_path(folder / f"{args.game}.pt")
+            if stale.is_file():  # a reader of an earlier training here would re-read the new weights' pieces
+                stale.unlink()
+                out.write(f"removed {stale} (a piece reader of an earlier training in {folder})\n")
     else:
         if continue_from is not None and args.epochs and recipe.then is not None:  # the stage that runs
             recipe = with_overrides(recipe, then={**recipe.then, "epochs": args.epochs})
@@ -199,9 +214,13 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                 out.flush()
                 tile_dataset(folder / "data", tiles, recipe.tile, recipe.tiles_per_image, recipe.data_seed)
             yaml_path = tiles / "data.yaml"
-        if recipe.dice_faces is not None:
+        if recipe.dice_faces is not None and not args.pieces_only:
             yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only)
             if args.faces_only:
+                return 0
+        if recipe.piece_reader is not None and not args.faces_only:
+            _piece_reader_stage(recipe, folder, out, again=args.pieces_only)
+            if args.pieces_only:
                 return 0
     then = second_stage(recipe) if start_from is None else None
     if continue_from is not None and then is not None:
@@ -272,6 +291,37 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
         out.flush()
         merge_dataset(yaml_path.parent, merged)
     return merged / "data.yaml"
+
+
+def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False) -> Path:
+    """Train the piece reader on the full-size renders (once; ``again`` retrains it) and save
+    it beside the weights the training writes."""
+    from vision.dice_faces import dataset_names
+    from vision.piece_reader import PieceReaderError, PieceTraining, pieces_path, train_piece_reader
+
+    reader_path = pieces_path(folder / f"{recipe.game}.pt")
+    if not again and reader_path.is_file():
+        out.write(f"using the piece reader already trained: {reader_path}\n")
+        return reader_path
+    try:
+        settings = PieceTraining.from_json(dict(recipe.piece_reader))
+        assert settings is not None
+        out.write(f"training the piece reader for {settings.epochs} epochs on {settings.size} px crops of the "
+                  f"pieces of {folder / 'data'}\n")
+        out.flush()
+
+        def progress(epoch: int, epochs: int, loss: float, accuracy: float) -> None:
+            _stderr_line(f"piece reader epoch {epoch}/{epochs}: loss {loss:.3f}, validation accuracy {accuracy:.1%}")
+
+        reader = train_piece_reader(folder / "data", dataset_names(folder / "data"), settings, progress)
+    except PieceReaderError as err:
+        raise TrainingError(str(err)) from None
+    folder.mkdir(parents=True, exist_ok=True)
+    reader.save(reader_path)
+    m = reader.metrics
+    out.write(f"piece reader: {m['val_accuracy']:.1%} of {m['val_pieces']} validation pieces read right "
+              f"({m['seconds']:.0f} s); saved {reader_path}\n")
+    return reader_path
 
 
 def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out: TextIO) -> Path:

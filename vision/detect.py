@@ -17,6 +17,10 @@ exported ``.onnx``). Two backends run the same weights:
   can be exported (it needs the ``onnx`` package too), else ultralytics. ONNX Runtime is
   the faster of the two on a CPU (``benchmarks/detector_speed.py``; docs/models.md).
 
+Readers saved beside the weights join in: a dice face reader (``W.faces.pt``,
+:mod:`vision.dice_faces`) reads the face of each die found, and a piece reader
+(``W.pieces.pt``, :mod:`vision.piece_reader`) re-reads the class of each piece found.
+
 Nothing is imported or loaded until :meth:`Detector.load` is called; nothing is downloaded.
 This module (with :mod:`vision.detect_train`) is the only place tabletop imports ultralytics.
 """
@@ -137,7 +141,7 @@ class Detector:
     """Loaded weights that turn frames into :class:`Detections`. Make with :meth:`load`."""
 
     def __init__(self, backend: Any, info: ModelInfo, backend_name: str, conf: float = CONF,
-                 iou: float = IOU, faces: Any = None) -> None:
+                 iou: float = IOU, faces: Any = None, pieces: Any = None) -> None:
         self._backend = backend
         self.info = info
         self.backend = backend_name
@@ -157,6 +161,16 @@ class Detector:
                 raise DetectorError(f"{faces.source}: the face reader does not belong to {info.source} "
                                     f"(it does not know {', '.join(missing)})")
             self._names = faces.names
+        #: the piece reader (:class:`vision.piece_reader.PieceReader`) that re-reads the
+        #: classes of the pieces found, when one is saved beside the weights; ``None`` otherwise
+        self.pieces = pieces
+        self._read_ids: np.ndarray | None = None
+        if pieces is not None:
+            unknown = [c for c in pieces.classes if c not in self._names]
+            if unknown or tuple(pieces.names) != tuple(self._names):
+                raise DetectorError(f"{pieces.source}: the piece reader does not belong to {info.source} "
+                                    f"(its classes are not the model's: {', '.join(unknown or pieces.names)})")
+            self._read_ids = np.array([self._names.index(c) for c in pieces.classes], int)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -186,7 +200,8 @@ class Detector:
             if backend == "ultralytics":
                 raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' (or 'auto')")
             runner = _OnnxRunner(weights)
-            return cls(runner, runner.info, "onnx", conf, iou, _face_reader(weights, runner.info.names))
+            return cls(runner, runner.info, "onnx", conf, iou, _face_reader(weights, runner.info.names),
+                       _piece_reader(weights))
         if backend in ("auto", "onnx"):
             try:
                 import onnx  # noqa: F401
@@ -197,9 +212,10 @@ class Detector:
             else:
                 runner = _OnnxRunner(onnx_export(weights, (imgsz * 3 // 4 // 32 * 32, imgsz)))
                 return cls(runner, replace(runner.info, source=weights), "onnx", conf, iou,
-                           _face_reader(weights, runner.info.names))
+                           _face_reader(weights, runner.info.names), _piece_reader(weights))
         runner = _UltralyticsRunner(weights, imgsz)
-        return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names))
+        return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names),
+                   _piece_reader(weights))
 
     def detect(self, frame: np.ndarray) -> Detections:
         """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
@@ -220,6 +236,12 @@ class Detector:
                 faces, _ = self.faces.read(frame, found.xyxy[dice])
                 class_id = class_id.copy()
                 class_id[dice] = [self._index[f] for f in faces]
+        if self._read_ids is not None and len(class_id):
+            read = np.flatnonzero(np.isin(class_id, self._read_ids))
+            if len(read):
+                classes, _ = self.pieces.read(frame, found.xyxy[read])
+                class_id = class_id.copy()
+                class_id[read] = [self._names.index(c) for c in classes]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)
         return Detections(found.xyxy, found.confidence, class_id, found.facing, found.keypoints, names)
 
@@ -238,6 +260,19 @@ def _face_reader(weights: Path, model_names: tuple[str, ...]) -> Any:
     try:
         return FaceReader.load(path)
     except FaceReaderError as err:
+        raise DetectorError(str(err)) from None
+
+
+def _piece_reader(weights: Path) -> Any:
+    """The piece reader saved beside ``weights``, if any."""
+    from vision.piece_reader import PieceReader, PieceReaderError, pieces_path
+
+    path = pieces_path(weights)
+    if not path.is_file():
+        return None
+    try:
+        return PieceReader.load(path)
+    except PieceReaderError as err:
         raise DetectorError(str(err)) from None
 
 

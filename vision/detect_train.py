@@ -70,6 +70,9 @@ class Recipe:
     #: ``dice_faces`` section: the detector finds kinds of dice and a face reader reads them
     #: (:mod:`vision.dice_faces`); ``None``: every face is a detector class
     dice_faces: Mapping[str, Any] | None = None
+    #: ``piece_reader`` section: a piece reader re-reads the class of each piece the detector
+    #: finds (:mod:`vision.piece_reader`); ``None``: the detector's classes are reported
+    piece_reader: Mapping[str, Any] | None = None
     #: ``then`` section: a second stage from the first stage's best weights (``None``: none)
     then: Mapping[str, Any] | None = None
 
@@ -100,6 +103,7 @@ class Recipe:
                 tile=int(data.get("tile", 0)),
                 tiles_per_image=int(data.get("tiles_per_image", 2)),
                 dice_faces=dict(doc["dice_faces"]) if doc.get("dice_faces") is not None else None,
+                piece_reader=dict(doc["piece_reader"]) if doc.get("piece_reader") is not None else None,
                 then=_then_section(doc.get("then")),
             )
         except (KeyError, TypeError, ValueError) as err:

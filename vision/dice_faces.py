@@ -242,24 +242,35 @@ class FaceReader:
         detector called it: on the When Gods Collide held-out renders the reader tells the
         kind of a die right 97 % of the time, the detector 70 % (a chess die and a d6 are
         both white cubes at 13 pixels)."""
-        import torch
-
-        xyxy = np.asarray(xyxy, float).reshape(-1, 4)
-        if not len(xyxy):
+        if not len(np.asarray(xyxy).reshape(-1, 4)):
             return [], np.zeros(0)
-        crops = np.stack([_crop(frame, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, PAD * max(b[2] - b[0], b[3] - b[1]))
-                          for b in xyxy])
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # a few 32-pixel crops: more threads only wait on each other
-        try:
-            with torch.inference_mode():
-                logits = self.net(_to_tensor(crops)).numpy()
-        finally:
-            torch.set_num_threads(threads)
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
+        p = _probabilities(self.net, frame, xyxy, SIZE, PAD)
         best = p.argmax(axis=1)
         return [self.faces[j] for j in best], p[np.arange(len(best)), best]
+
+
+def _probabilities(net: Any, frame: np.ndarray, xyxy: np.ndarray, size: int, pad: float) -> np.ndarray:
+    """The classifier ``net``'s class probabilities (one row a box) for the crops of
+    ``frame`` around boxes ``xyxy``: a square ``pad`` times each box's longer side, resized
+    to ``size`` pixels."""
+    import torch
+
+    xyxy = np.asarray(xyxy, float).reshape(-1, 4)
+    if not len(xyxy):
+        return np.zeros((0, 1))
+    crops = np.stack([_crop(frame, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, pad * max(b[2] - b[0], b[3] - b[1]), 0.0,
+                            size) for b in xyxy])
+    threads = torch.get_num_threads()
+    # a few crops (dice): more threads only wait on each other; a board of pieces: the cores
+    # share it (21 crops of 48 px: 33 ms on one core, 20 on two)
+    torch.set_num_threads(1 if len(xyxy) < 8 else threads)
+    try:
+        with torch.inference_mode():
+            logits = net(_to_tensor(crops)).numpy()
+    finally:
+        torch.set_num_threads(threads)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
 
 
 @dataclass(frozen=True)
@@ -307,61 +318,53 @@ def _dice_patches(folder: Path, split: str, faces: dict[int, int], patch: int = 
     return np.stack(patches), np.array(labels), np.array(sides, float)
 
 
-def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
+def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, train: bool, size: int = SIZE,
+              pad: float = PAD) -> np.ndarray:
     """Crops as the reader sees them behind a detector: a box a little off centre and off
     size, any turn, light and blur of a live camera (training); the true box (validation)."""
     import cv2
 
     c = patches.shape[1] / 2
-    out = np.empty((len(patches), SIZE, SIZE, 3), np.uint8)
+    out = np.empty((len(patches), size, size, 3), np.uint8)
     for i, (p, s) in enumerate(zip(patches, sides)):
         if train:
             dx, dy = rng.normal(0, 0.08 * s, 2)
-            side = PAD * s * rng.uniform(0.85, 1.2)
-            crop = _crop(p, c + dx, c + dy, side, rng.uniform(0, 360))
+            side = pad * s * rng.uniform(0.85, 1.2)
+            crop = _crop(p, c + dx, c + dy, side, rng.uniform(0, 360), size)
             crop = crop.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
             if rng.random() < 0.3:
                 crop = cv2.GaussianBlur(crop, (3, 3), rng.uniform(0.3, 1.0))
             out[i] = np.clip(crop + rng.normal(0, 3, crop.shape), 0, 255).astype(np.uint8)
         else:
-            out[i] = _crop(p, c, c, PAD * s)
+            out[i] = _crop(p, c, c, pad * s, 0.0, size)
     return out
 
 
-def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining,
-                      progress: Callable[[int, int, float, float], None] | None = None) -> FaceReader:
-    """Train a face reader on the dice of the ultralytics dataset ``folder`` (full-size
-    renders: ``images/{train,val}``, ``labels/{train,val}``); ``names`` are its classes.
-    ``progress(epoch, epochs, loss, val_accuracy)`` is called after every epoch. The
-    validation accuracy on the true boxes is kept in the reader's ``metrics``."""
+def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: np.ndarray, val_y: np.ndarray,
+         val_s: np.ndarray, classes: int, epochs: int, variants: int, seed: int, size: int, pad: float,
+         progress: Callable[[int, int, float, float], None] | None = None) -> tuple[Any, float]:
+    """Train a crop classifier (:func:`_network`) on labelled patches (``_dice_patches``):
+    ``variants`` fresh jittered crops of each patch an epoch, a one-cycle schedule; ``progress(epoch,
+    epochs, loss, val_accuracy)`` after every epoch. Returns the network and its last
+    validation accuracy on the true boxes (NaN without validation patches)."""
     import torch
     from torch import nn
 
-    face_ids = [i for i, n in enumerate(names) if die_kind(n)]
-    if not face_ids:
-        raise FaceReaderError("this game has no dice faces to read")
-    faces = tuple(names[i] for i in face_ids)
-    index = {c: j for j, c in enumerate(face_ids)}
-    began = time.perf_counter()
-    train_p, train_y, train_s = _dice_patches(Path(folder), "train", index)
-    val_p, val_y, val_s = _dice_patches(Path(folder), "val", index)
-    if len(train_p) < len(faces):
-        raise FaceReaderError(f"{folder}: only {len(train_p)} dice to learn {len(faces)} faces from")
-    torch.manual_seed(settings.seed)
-    rng = np.random.default_rng(settings.seed)
-    net = _network(len(faces))
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = _network(classes)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     batch = int(np.clip(len(train_p) // 16, 16, 128))  # enough steps an epoch on a small set too
-    steps = settings.epochs * settings.variants * ((len(train_p) + batch - 1) // batch)
+    steps = epochs * variants * ((len(train_p) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    val_x = _to_tensor(_jittered(val_p, val_s, rng, False)) if len(val_p) else None
+    val_x = _to_tensor(_jittered(val_p, val_s, rng, False, size, pad)) if len(val_p) else None
     accuracy = float("nan")
-    for epoch in range(1, settings.epochs + 1):
+    for epoch in range(1, epochs + 1):
         net.train()
         total, seen = 0.0, 0
-        for _ in range(settings.variants):
-            x_all = _to_tensor(_jittered(train_p, train_s, rng, True))
+        for _ in range(variants):
+            x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad))
             y_all = torch.from_numpy(train_y).long()
             order = torch.from_numpy(rng.permutation(len(train_p)))
             for k in range(0, len(order), batch):
@@ -378,7 +381,28 @@ def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining
             with torch.inference_mode():
                 accuracy = float((net(val_x).argmax(1).numpy() == val_y).mean())
         if progress is not None:
-            progress(epoch, settings.epochs, total / max(seen, 1), accuracy)
+            progress(epoch, epochs, total / max(seen, 1), accuracy)
+    return net, accuracy
+
+
+def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining,
+                      progress: Callable[[int, int, float, float], None] | None = None) -> FaceReader:
+    """Train a face reader on the dice of the ultralytics dataset ``folder`` (full-size
+    renders: ``images/{train,val}``, ``labels/{train,val}``); ``names`` are its classes.
+    ``progress(epoch, epochs, loss, val_accuracy)`` is called after every epoch. The
+    validation accuracy on the true boxes is kept in the reader's ``metrics``."""
+    face_ids = [i for i, n in enumerate(names) if die_kind(n)]
+    if not face_ids:
+        raise FaceReaderError("this game has no dice faces to read")
+    faces = tuple(names[i] for i in face_ids)
+    index = {c: j for j, c in enumerate(face_ids)}
+    began = time.perf_counter()
+    train_p, train_y, train_s = _dice_patches(Path(folder), "train", index)
+    val_p, val_y, val_s = _dice_patches(Path(folder), "val", index)
+    if len(train_p) < len(faces):
+        raise FaceReaderError(f"{folder}: only {len(train_p)} dice to learn {len(faces)} faces from")
+    net, accuracy = _fit(train_p, train_y, train_s, val_p, val_y, val_s, len(faces), settings.epochs,
+                         settings.variants, settings.seed, SIZE, PAD, progress)
     metrics = {"val_accuracy": round(accuracy, 4), "val_dice": len(val_p), "train_dice": len(train_p),
                "epochs": settings.epochs, "seconds": round(time.perf_counter() - began, 1)}
     return FaceReader(net, names, faces, None, metrics)

@@ -60,6 +60,9 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "oneworld", "--out", "{a_file}"], "is a file, not a folder"),
         (["train", "oneworld", "--faces-only"], "oneworld's recipe has no dice face reader"),
         (["train", "when-gods-collide", "--faces-only", "--data", "{no_yaml}"], "trained on renders, not with --data"),
+        (["train", "the-game", "--pieces-only"], "the-game's recipe has no piece reader"),
+        (["train", "battle-grounds", "--pieces-only", "--data", "{no_yaml}"], "not with --data or --faces-only"),
+        (["train", "oneworld", "--pieces-only", "--continue", "{a_file}"], "not with --data, --faces-only or"),
         (["train", "the-game", "--continue", "{missing}.pt"], "no such weights file"),
         (["train", "the-game", "--continue", "{a_file}"], "not a weights file"),
         (["train", "the-game", "--continue", "{a_file}", "--data", "{no_yaml}"], "not with --data"),
@@ -146,13 +149,22 @@ def test_fine_tuning_on_a_handful_of_labelled_images_writes_loadable_weights(
 ) -> None:
     from vision.detect import Detector
 
+    from vision.detect_train import load_recipe
+    from vision.piece_reader import pieces_path
+
     game, folder = next(iter(tiny.items()))
+    stale = pieces_path(tmp_path / f"{game}.pt")
+    has_reader = load_recipe(game).piece_reader is not None
+    if has_reader:  # a reader of an earlier training in the same folder would re-read the new weights
+        stale.write_bytes(b"earlier")
     result = cli("train", game, "--data", str(folder), "--epochs", "1", "--imgsz", "64", "--out", str(tmp_path))
     assert result.code == 0, result.err
     assert "epoch 1/1 done" in result.err
     weights = tmp_path / f"{game}.pt"
     assert f"weights: {weights}" in result.out
     assert Detector.load(weights, "ultralytics").names == Detector.load(game, "ultralytics").names
+    assert not stale.exists()
+    assert Detector.load(weights, "ultralytics").pieces is None
 
 
 def test_continue_refuses_a_recipe_without_a_second_stage(cli: Runner, tmp_path: Path,
@@ -217,3 +229,32 @@ def test_continue_runs_only_the_second_stage_for_the_epochs_given(cli: Runner, t
         assert args[key] == value
     assert "continuing" in result.out and "second stage" in result.out
     assert (tmp_path / "out" / "the-game.pt").read_text() == "trained"
+
+
+def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--pieces-only`` renders the recipe's data and trains just the piece reader, saved
+    beside where the weights go; run again it keeps the reader already trained."""
+    from dataclasses import replace
+
+    from vision import detect_train
+    from vision.piece_reader import PieceReader
+
+    shipped = detect_train.load_recipe
+
+    def quick(game: str) -> detect_train.Recipe:  # one epoch on small crops: the flow, not the accuracy
+        recipe = shipped(game)
+        return replace(recipe, piece_reader={**(recipe.piece_reader or {}), "epochs": 1, "size": 16})
+
+    monkeypatch.setattr(detect_train, "load_recipe", quick)
+    out = tmp_path / "out"
+    result = cli("train", "battle-grounds", "--pieces-only", "--count", "10", "--out", str(out))
+    assert result.code == 0, result.err
+    assert "piece reader epoch 1/1" in result.err
+    reader = PieceReader.load(out / "battle-grounds.pieces.pt")
+    assert reader.size == 16 and set(reader.classes) <= set(reader.names) and "hand" not in reader.classes
+    assert f"saved {out / 'battle-grounds.pieces.pt'}" in result.out
+    assert not (out / "battle-grounds.pt").exists()  # no detector was trained
+    again = cli("train", "battle-grounds", "--count", "10", "--out", str(out), "--epochs", "1", "--fraction", "0.01",
+                "--imgsz", "64")
+    assert "using the piece reader already trained" in again.out, again.err

@@ -41,6 +41,10 @@ def test_shipped_weights_load_with_their_game_classes(game: str) -> None:
     detector = Detector.load(game, "ultralytics")
     assert detector.names == (*get_kit(game).pieces, "hand")
     assert (detector.info.task == "pose") == load_recipe(game).keypoints
+    if load_recipe(game).piece_reader is not None:  # its piece reader ships beside it and joins in
+        reader = detector.pieces
+        assert reader is not None and reader.names == detector.names
+        assert len(reader.classes) >= 2 and set(reader.classes) <= set(detector.names) - {"hand"}
 
 
 def test_recipes_parse() -> None:

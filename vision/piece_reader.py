@@ -1,0 +1,209 @@
+"""Pieces in two stages: the detector finds and boxes each piece, a small classifier re-reads
+what it is from a crop of the frame around its box.
+
+A piece on a board is 20 to 30 pixels across in a 640x480 frame, and what tells two of a
+game's pieces apart is a few of those pixels: the level marks on a Battle Grounds figure's
+base, the emblem of a OneWorld counter. The detector's class head reads them from a feature
+map a fraction of the piece's size; a :class:`PieceReader` reads them from the piece's own
+pixels, a crop resized to ``size`` pixels square, with a network that does nothing else. On
+the Battle Grounds held-out renders the figures' levels are read right far more often by the
+pair than by the detector alone (figures in ``models/battle-grounds.md``).
+
+The reader re-reads only the classes it was trained on (``classes``: a game's pieces, never
+its hands or dice), and it reports one of those same classes, so the pair reports the game's
+own class names and nothing downstream knows there are two stages. It is saved beside the
+detector's weights as ``<weights stem>.pieces.pt`` (shipped: ``models/<game>.pieces.pt``).
+
+>>> pieces_path("runs/bg/battle-grounds.pt")
+PosixPath('runs/bg/battle-grounds.pieces.pt')
+>>> reader_classes(["north-sa", "north-i", "d6-3", "chess-die", "hand"])
+('north-sa', 'north-i')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.dice_faces import _dice_patches, _fit, _network, _probabilities, die_kind, is_die_kind
+
+__all__ = [
+    "PIECES_SUFFIX",
+    "PieceReader",
+    "PieceReaderError",
+    "PieceTraining",
+    "pieces_path",
+    "reader_classes",
+    "train_piece_reader",
+]
+
+#: The reader beside weights ``W.pt`` is ``W.pieces.pt``.
+PIECES_SUFFIX = ".pieces.pt"
+#: Classes a piece reader never reads: a hand is boxed for what it hides, not read.
+NOT_PIECES = frozenset({"hand"})
+#: A reader learns a class (chosen by default) only from at least this many training pieces.
+MIN_EXAMPLES = 20
+
+
+class PieceReaderError(Exception):
+    """A piece reader that cannot be loaded or trained."""
+
+
+def pieces_path(weights: str | os.PathLike[str]) -> Path:
+    """Where the piece reader of detector weights ``weights`` lives (beside them)."""
+    p = Path(weights)
+    stem = p.name[: -len(p.suffix)] if p.suffix else p.name
+    return p.with_name(stem + PIECES_SUFFIX)
+
+
+def reader_classes(names: Sequence[str]) -> tuple[str, ...]:
+    """The classes of ``names`` a piece reader reads by default: every class but hands, die
+    faces and kinds of dice (a face reader reads dice)."""
+    return tuple(n for n in names if n not in NOT_PIECES and die_kind(n) is None and not is_die_kind(n))
+
+
+class PieceReader:
+    """A small classifier that re-reads the class of a boxed piece from a crop around it.
+
+    ``names``: the class names the detector reports (the game's); ``classes``: the ones the
+    reader reads and may answer (its network's outputs, in that order); ``size``: crops are
+    this many pixels square; ``pad``: a crop is this many times the box's longer side.
+    """
+
+    def __init__(self, net: Any, names: Sequence[str], classes: Sequence[str], size: int = 40, pad: float = 1.3,
+                 source: Path | None = None, metrics: dict[str, Any] | None = None) -> None:
+        self.net = net.eval()
+        self.names = tuple(names)
+        self.classes = tuple(classes)
+        unknown = [c for c in self.classes if c not in self.names]
+        if unknown or len(set(self.classes)) != len(self.classes) or len(self.classes) < 2:
+            raise PieceReaderError(f"a piece reader reads two or more of its game's classes, each once; got "
+                                   f"{', '.join(self.classes) or 'none'}"
+                                   + (f" ({', '.join(unknown)} not among {', '.join(self.names)})" if unknown else ""))
+        if not 8 <= int(size) <= 128 or not 1.0 <= float(pad) <= 3.0:
+            raise PieceReaderError(f"crop size {size} (8 to 128 pixels) or pad {pad} (1 to 3) out of range")
+        self.size = int(size)
+        self.pad = float(pad)
+        self.source = source
+        self.metrics = dict(metrics or {})
+
+    def __repr__(self) -> str:
+        return f"PieceReader({len(self.classes)} classes, {self.size} px crops)"
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> PieceReader:
+        """Read a reader saved by :meth:`save` (or ``tabletop train``)."""
+        import torch
+
+        path = Path(path)
+        try:
+            doc = torch.load(str(path), map_location="cpu", weights_only=True)
+            meta = json.loads(doc["meta"])
+            net = _network(len(meta["classes"]))
+            net.load_state_dict(doc["state"])
+            return cls(net, meta["names"], meta["classes"], meta["size"], meta["pad"], path, meta.get("metrics"))
+        except PieceReaderError:
+            raise
+        except Exception as err:  # noqa: BLE001 - torch raises many kinds for a bad file
+            raise PieceReaderError(f"{path}: not a piece reader ({type(err).__name__}: {err})") from None
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the reader to ``path`` (through a temporary file: a crash leaves no half file)."""
+        import torch
+
+        path = Path(path)
+        meta = json.dumps({"names": list(self.names), "classes": list(self.classes), "size": self.size,
+                           "pad": self.pad, "metrics": self.metrics})
+        tmp = path.with_name(path.name + ".part")
+        torch.save({"state": self.net.state_dict(), "meta": meta}, str(tmp))
+        os.replace(tmp, path)
+        return path
+
+    def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The class of each piece boxed in ``frame`` (BGR): class names (of ``classes``) and
+        the reader's confidence in each."""
+        if not len(np.asarray(xyxy).reshape(-1, 4)):
+            return [], np.zeros(0)
+        p = _probabilities(self.net, frame, xyxy, self.size, self.pad)
+        best = p.argmax(axis=1)
+        return [self.classes[j] for j in best], p[np.arange(len(best)), best]
+
+
+@dataclass(frozen=True)
+class PieceTraining:
+    """How a piece reader is trained (a recipe's ``piece_reader`` section). ``classes``:
+    the classes it reads (empty: :func:`reader_classes` of the game's)."""
+
+    epochs: int = 16
+    seed: int = 0
+    variants: int = 1  # fresh jittered crops of every piece per epoch
+    size: int = 40
+    pad: float = 1.3
+    classes: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any] | None) -> PieceTraining | None:
+        if doc is None:
+            return None
+        try:
+            return cls(epochs=int(doc.get("epochs", 16)), seed=int(doc.get("seed", 0)),
+                       variants=int(doc.get("variants", 1)), size=int(doc.get("size", 40)),
+                       pad=float(doc.get("pad", 1.3)), classes=tuple(str(c) for c in doc.get("classes", ())))
+        except (TypeError, ValueError) as err:
+            raise PieceReaderError(f"malformed piece_reader section: {err}") from None
+
+
+def _only(patches: np.ndarray, labels: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The patches whose label is not -1."""
+    keep = labels >= 0
+    return patches[keep], labels[keep], sides[keep]
+
+
+def train_piece_reader(folder: Path, names: Sequence[str], settings: PieceTraining,
+                       progress: Callable[[int, int, float, float], None] | None = None) -> PieceReader:
+    """Train a piece reader on the labelled pieces of the ultralytics dataset ``folder``
+    (full-size renders or photos: ``images/{train,val}``, ``labels/{train,val}``); ``names``
+    are its classes. ``progress(epoch, epochs, loss, val_accuracy)`` is called after every
+    epoch; the validation accuracy on the true boxes is kept in the reader's ``metrics``.
+    Without ``settings.classes``, a class with fewer than :data:`MIN_EXAMPLES` labelled
+    training pieces is left to the detector (``metrics["left_to_detector"]``): When Gods
+    Collide's renders hold hardly any revealed god."""
+    chosen = bool(settings.classes)
+    classes = settings.classes or reader_classes(names)
+    unknown = [c for c in classes if c not in names]
+    if unknown:
+        raise PieceReaderError(f"{', '.join(unknown)}: not classes of {folder}")
+    began = time.perf_counter()
+    index = {names.index(c): j for j, c in enumerate(classes)}
+    train_p, train_y, train_s = _dice_patches(Path(folder), "train", index)
+    val_p, val_y, val_s = _dice_patches(Path(folder), "val", index)
+    counts = np.bincount(train_y, minlength=len(classes))
+    left: list[str] = []
+    if not chosen:  # a class hardly ever seen cannot be learnt: the detector's reading of it stays
+        left = [c for c, n in zip(classes, counts) if n < MIN_EXAMPLES]
+        if left:
+            kept = [j for j, c in enumerate(classes) if c not in left]
+            remap = np.full(len(classes), -1, int)
+            remap[kept] = np.arange(len(kept))
+            classes = tuple(classes[j] for j in kept)
+            train_p, train_y, train_s = _only(train_p, remap[train_y], train_s)
+            val_p, val_y, val_s = _only(val_p, remap[val_y], val_s)
+    elif (counts == 0).any():
+        missing = [c for c, n in zip(classes, counts) if n == 0]
+        raise PieceReaderError(f"{folder}: no labelled {', '.join(missing)} to learn from")
+    if len(classes) < 2:
+        raise PieceReaderError("a piece reader needs two or more classes of pieces to tell apart"
+                               + (f" (too few labelled {', '.join(left)})" if left else ""))
+    net, accuracy = _fit(train_p, train_y, train_s, val_p, val_y, val_s, len(classes), settings.epochs,
+                         settings.variants, settings.seed, settings.size, settings.pad, progress)
+    metrics = {"val_accuracy": round(accuracy, 4), "val_pieces": len(val_p), "train_pieces": len(train_p),
+               "epochs": settings.epochs, "seconds": round(time.perf_counter() - began, 1),
+               "left_to_detector": left}
+    return PieceReader(net, names, classes, settings.size, settings.pad, None, metrics)
