@@ -12,7 +12,8 @@ number of pieces per cell (a cell with fewer pieces counts a tenth: a missed box
 Game, pieces within half an inch; a class read otherwise is no motion) and lets one cell
 differ (one in twenty pieces on a crowded board) without restarting the window; the window
 slides, and the position accepted is its vote: a cell counts as occupied when it was seen
-occupied in at least half the frames, with the reading seen most (confidences summed). The
+occupied in at least half the frames (two in three for a cell empty in the last accepted
+position), with the reading seen most (confidences summed). The
 Game has no cells: a piece seen within half an inch of where it was in the frames before is
 the same piece, and one seen in at least half the frames stands at the median of its places.
 """
@@ -31,6 +32,10 @@ FLICKER_CELLS = 1
 #: What a cell where fewer pieces are seen than the vote holds counts for: a weak detector
 #: misses boxes in most frames of a crowded board; a piece taken away wins the vote anyway.
 MISSED = 0.1
+#: A cell empty in the last accepted position counts as occupied when seen so in this share
+#: of the window's frames (one already occupied: half): a box at the detector's threshold that
+#: comes and goes does not make every other accepted position a move.
+NEW_SHARE = 2 / 3
 #: The Game: a piece seen this close (inches) to one of the frame before is the same piece.
 SAME_PIECE_IN = 0.5
 
@@ -92,7 +97,7 @@ class Stability:
         self._frames = [(ft, f) for ft, f in self._frames if t - ft < self.window_s + 1e-9]
         if t - self._since + 1e-9 < self.window_s:
             return None
-        board = vote([f for _, f in self._frames])
+        board = vote([f for _, f in self._frames], self._last)
         key = board.key()
         if key == self._accepted:
             return None
@@ -125,10 +130,13 @@ def _differ(a: Any, b: Any, last: Any = None) -> float:
     return sum(1.0 if nb[c] > max(na[c], nl[c]) else MISSED for c in set(na) | set(nb) if na[c] != nb[c]) + dice
 
 
-def vote(frames: list[Any]) -> Any:
+def vote(frames: list[Any], accepted: Any = None) -> Any:
     """One seen board from the frames of a still window: each cell occupied in at least half
     of them, with its pieces as read in the frame whose reading of that cell was the most
-    common (confidences summed); dice as read most often. The Game: :func:`_vote_points`."""
+    common (confidences summed); dice as read most often. A cell empty in ``accepted`` (the
+    last accepted board) must be seen occupied in :data:`NEW_SHARE` of the frames: a weak box
+    seen in every other frame would otherwise come and go from one accepted position to the
+    next, each time read as a piece arriving. The Game: :func:`_vote_points`."""
     last = frames[-1]
     if len(frames) == 1:
         return last
@@ -136,7 +144,7 @@ def vote(frames: list[Any]) -> Any:
         return _vote_points(frames)
     from dataclasses import replace
 
-    need = len(frames) / 2
+    held = {p.cell for p in accepted.pieces if p.cell is not None} if accepted is not None else None
     cells: Counter[Any] = Counter()
     readings: dict[Any, Counter[tuple[str, ...]]] = {}
     pieces_of: dict[tuple[Any, tuple[str, ...]], tuple[Any, ...]] = {}
@@ -152,7 +160,7 @@ def vote(frames: list[Any]) -> Any:
             pieces_of[(cell, classes)] = tuple(ps)
     pieces: list[Any] = [p for p in last.pieces if p.cell is None]
     for cell, n in cells.items():
-        if n >= need:
+        if n >= len(frames) * (NEW_SHARE if held is not None and cell not in held else 0.5):
             classes = readings[cell].most_common(1)[0][0]
             pieces += pieces_of[(cell, classes)]
     dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]

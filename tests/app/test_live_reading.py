@@ -764,3 +764,29 @@ def test_a_false_box_of_another_kind_is_not_the_move_of_a_piece_never_seen() -> 
     assert fog.kind == "illegal" and fog.action_json["piece"] == "B8" and fog.action_json["to"] == far
     legal = infer(game, state, before, after("borg-stone", near))
     assert legal.kind == "legal" and legal.action_json == {"type": "move", "piece": "B8", "to": near}
+
+
+def test_a_box_seen_in_every_other_frame_does_not_come_and_go_between_accepted_positions() -> None:
+    """A weak false box on an empty hex, seen in every other frame of a still board: the first
+    accepted position is the board without it, and the window never accepts it as arrived (a
+    piece put down, seen in nearly every frame, still is)."""
+    from tabletop.live.board import SeenBoard, SeenPiece
+    from tabletop.live.stability import Stability
+
+    box = (0.0, 0.0, 1.0, 1.0)
+    still = (SeenPiece("borg-stone", "0101", (1, 1), box, 0.9), SeenPiece("chez-fog", "0505", (5, 5), box, 0.9))
+    weak = SeenPiece("chez-fog", "0310", (3, 3), box, 0.27)
+    stability = Stability(window_s=0.3)
+    accepted = []
+    for k in range(60):  # 4 s at 15 frames a second
+        pieces = still + ((weak,) if k % 2 and k > 8 else ())
+        board = stability.update_board(k / 15, SeenBoard("oneworld", pieces))
+        if board is not None:
+            accepted.append(sorted(p.cell for p in board.pieces))
+    assert accepted == [["0101", "0505"]]
+    put = SeenPiece("borg-blade", "0707", (7, 7), box, 0.6)
+    for k in range(60, 75):  # put down and missed in one frame of five
+        board = stability.update_board(k / 15, SeenBoard("oneworld", still + ((put,) if k % 5 else ())))
+        if board is not None:
+            accepted.append(sorted(p.cell for p in board.pieces))
+    assert accepted[-1] == ["0101", "0505", "0707"]
