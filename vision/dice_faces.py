@@ -182,6 +182,29 @@ def _to_tensor(crops: np.ndarray) -> Any:
     return x / 255.0 - 0.5
 
 
+def _save_net(path: Path, net: Any, meta: dict[str, Any], **extra: Any) -> Path:
+    """Write a crop classifier's weights and its ``meta`` (as JSON) to ``path``, through a
+    temporary file: a crash leaves no half file."""
+    import torch
+
+    tmp = path.with_name(path.name + ".part")
+    torch.save({"state": net.state_dict(), "meta": json.dumps(meta), **extra}, str(tmp))
+    os.replace(tmp, path)
+    return path
+
+
+def _load_net(path: Path, classes_key: str) -> tuple[Any, dict[str, Any]]:
+    """A crop classifier saved by :func:`_save_net` and its meta; the network has as many
+    outputs as ``meta[classes_key]`` lists. Raises whatever torch or a bad file raises."""
+    import torch
+
+    doc = torch.load(str(path), map_location="cpu", weights_only=True)
+    meta = json.loads(doc["meta"])
+    net = _network(len(meta[classes_key]))
+    net.load_state_dict(doc["state"])
+    return net, meta
+
+
 class FaceReader:
     """A small classifier that reads the face of a die from a crop around its box.
 
@@ -211,14 +234,9 @@ class FaceReader:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> FaceReader:
         """Read a reader saved by :meth:`save` (or ``tabletop train``)."""
-        import torch
-
         path = Path(path)
         try:
-            doc = torch.load(str(path), map_location="cpu", weights_only=True)
-            net = _network(len(doc["faces"]))
-            net.load_state_dict(doc["state"])
-            meta = json.loads(doc["meta"])
+            net, meta = _load_net(path, "faces")
             return cls(net, meta["names"], meta["faces"], path, meta.get("metrics"))
         except FaceReaderError:
             raise
@@ -226,15 +244,9 @@ class FaceReader:
             raise FaceReaderError(f"{path}: not a dice face reader ({type(err).__name__}: {err})") from None
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        import torch
-
-        path = Path(path)
-        meta = json.dumps({"names": list(self.names), "faces": list(self.faces), "size": SIZE, "pad": PAD,
-                           "metrics": self.metrics})
-        tmp = path.with_name(path.name + ".part")
-        torch.save({"state": self.net.state_dict(), "faces": list(self.faces), "meta": meta}, str(tmp))
-        os.replace(tmp, path)
-        return path
+        meta = {"names": list(self.names), "faces": list(self.faces), "size": SIZE, "pad": PAD,
+                "metrics": self.metrics}
+        return _save_net(Path(path), self.net, meta, faces=list(self.faces))
 
     def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
         """The face of each die boxed in ``frame`` (BGR): face class names and the reader's

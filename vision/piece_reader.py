@@ -22,7 +22,6 @@ PosixPath('runs/bg/battle-grounds.pieces.pt')
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -32,7 +31,15 @@ from typing import Any
 
 import numpy as np
 
-from vision.dice_faces import _dice_patches, _fit, _network, _probabilities, die_kind, is_die_kind
+from vision.dice_faces import (
+    _dice_patches,
+    _fit,
+    _load_net,
+    _probabilities,
+    _save_net,
+    die_kind,
+    is_die_kind,
+)
 
 __all__ = [
     "PIECES_SUFFIX",
@@ -100,14 +107,9 @@ class PieceReader:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> PieceReader:
         """Read a reader saved by :meth:`save` (or ``tabletop train``)."""
-        import torch
-
         path = Path(path)
         try:
-            doc = torch.load(str(path), map_location="cpu", weights_only=True)
-            meta = json.loads(doc["meta"])
-            net = _network(len(meta["classes"]))
-            net.load_state_dict(doc["state"])
+            net, meta = _load_net(path, "classes")
             return cls(net, meta["names"], meta["classes"], meta["size"], meta["pad"], path, meta.get("metrics"))
         except PieceReaderError:
             raise
@@ -116,15 +118,9 @@ class PieceReader:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the reader to ``path`` (through a temporary file: a crash leaves no half file)."""
-        import torch
-
-        path = Path(path)
-        meta = json.dumps({"names": list(self.names), "classes": list(self.classes), "size": self.size,
-                           "pad": self.pad, "metrics": self.metrics})
-        tmp = path.with_name(path.name + ".part")
-        torch.save({"state": self.net.state_dict(), "meta": meta}, str(tmp))
-        os.replace(tmp, path)
-        return path
+        meta = {"names": list(self.names), "classes": list(self.classes), "size": self.size, "pad": self.pad,
+                "metrics": self.metrics}
+        return _save_net(Path(path), self.net, meta)
 
     def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
         """The class of each piece boxed in ``frame`` (BGR): class names (of ``classes``) and
