@@ -171,6 +171,7 @@ class Detector:
                 raise DetectorError(f"{pieces.source}: the piece reader does not belong to {info.source} "
                                     f"(its classes are not the model's: {', '.join(unknown or pieces.names)})")
             self._read_ids = np.array([self._names.index(c) for c in pieces.classes], int)
+            self._id_of_read = dict(zip(pieces.classes, self._read_ids.tolist()))  # per frame: no list search
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -241,7 +242,7 @@ class Detector:
             if len(read):
                 classes, _ = self.pieces.read(frame, found.xyxy[read])
                 class_id = class_id.copy()
-                class_id[read] = [self._names.index(c) for c in classes]
+                class_id[read] = [self._id_of_read[c] for c in classes]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)
         return Detections(found.xyxy, found.confidence, class_id, found.facing, found.keypoints, names)
 
