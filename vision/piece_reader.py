@@ -34,6 +34,7 @@ import numpy as np
 from vision.dice_faces import (
     _dice_patches,
     _fit,
+    _Inference,
     _load_net,
     _probabilities,
     _save_net,
@@ -98,11 +99,17 @@ class PieceReader:
             raise PieceReaderError(f"crop size {size} (8 to 128 pixels) or pad {pad} (1 to 3) out of range")
         self.size = int(size)
         self.pad = float(pad)
+        self._run = _Inference(self.net, self.size)
         self.source = source
         self.metrics = dict(metrics or {})
 
     def __repr__(self) -> str:
         return f"PieceReader({len(self.classes)} classes, {self.size} px crops)"
+
+    @property
+    def backend(self) -> str:
+        """What runs the network: ``"onnx"`` (ONNX Runtime) or ``"torch"``; decided on the first read."""
+        return self._run.backend
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> PieceReader:
@@ -127,7 +134,7 @@ class PieceReader:
         the reader's confidence in each."""
         if not len(np.asarray(xyxy).reshape(-1, 4)):
             return [], np.zeros(0)
-        p = _probabilities(self.net, frame, xyxy, self.size, self.pad)
+        p = _probabilities(self._run, frame, xyxy, self.size, self.pad)
         best = p.argmax(axis=1)
         return [self.classes[j] for j in best], p[np.arange(len(best)), best]
 

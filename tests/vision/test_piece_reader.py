@@ -47,6 +47,28 @@ def test_a_reader_answers_one_of_its_classes(tmp_path):
     assert reader.read(frame, np.zeros((0, 4))) == ([], pytest.approx(np.zeros(0)))
 
 
+def test_onnx_runtime_and_torch_read_the_same(monkeypatch):
+    """The reader runs on ONNX Runtime where it is installed (faster on a board of crops) and
+    on torch where it is not, with the same probabilities either way."""
+    pytest.importorskip("onnxruntime")
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    boxes = np.array([[10 + 9 * i, 10 + 5 * i, 30 + 9 * i, 34 + 5 * i] for i in range(10)], float)
+    fast = _reader()
+    net = fast.net
+    torch_only = PieceReader(net, BG, fast.classes, fast.size, fast.pad)
+    monkeypatch.setattr("vision.dice_faces._onnx_session", lambda net, size: None)
+    slow_classes, slow_conf = torch_only.read(frame, boxes)
+    assert torch_only.backend == "torch"
+    monkeypatch.undo()
+    classes, conf = fast.read(frame, boxes)
+    assert fast.backend == "onnx"
+    assert classes == slow_classes
+    np.testing.assert_allclose(conf, slow_conf, atol=1e-5)
+    one, _ = fast.read(frame, boxes[:1])  # any number of crops, one included
+    assert one == classes[:1]
+
+
 def test_a_reader_of_classes_its_game_lacks_is_refused():
     with pytest.raises(PieceReaderError, match="chess-king not among"):
         _reader(classes=("north-sa", "chess-king"))
