@@ -368,10 +368,11 @@ class FaceTraining:
                    variants=int(doc.get("variants", 1)))
 
 
-def _dice_patches(folder: Path, split: str, faces: dict[int, int], patch: int = 96
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every labelled die of a split: a patch of ``patch`` pixels around it (native scale),
-    its face index and its box size (pixels)."""
+def _labelled_patches(folder: Path, split: str, classes: dict[int, int], patch: int = 96
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every labelled box of a split whose class is a key of ``classes`` (dice for the face
+    reader, pieces for the piece reader): a patch of ``patch`` pixels around it (native
+    scale), its label (``classes[class]``) and its box size (pixels)."""
     import cv2
 
     patches, labels, sides = [], [], []
@@ -380,7 +381,7 @@ def _dice_patches(folder: Path, split: str, faces: dict[int, int], patch: int = 
         if not label.is_file():
             continue
         rows = [r.split() for r in label.read_text().splitlines() if r.strip()]
-        rows = [r for r in rows if int(r[0]) in faces]
+        rows = [r for r in rows if int(r[0]) in classes]
         if not rows:
             continue
         image = cv2.imread(str(img_path), cv2.IMREAD_COLOR)
@@ -390,7 +391,7 @@ def _dice_patches(folder: Path, split: str, faces: dict[int, int], patch: int = 
         for r in rows:
             cx, cy, bw, bh = float(r[1]) * w, float(r[2]) * h, float(r[3]) * w, float(r[4]) * h
             patches.append(_crop(image, cx, cy, patch, 0.0, patch))
-            labels.append(faces[int(r[0])])
+            labels.append(classes[int(r[0])])
             sides.append(max(bw, bh))
     if not patches:
         return np.zeros((0, patch, patch, 3), np.uint8), np.zeros(0, int), np.zeros(0)
@@ -422,7 +423,7 @@ def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, 
 def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: np.ndarray, val_y: np.ndarray,
          val_s: np.ndarray, classes: int, epochs: int, variants: int, seed: int, size: int, pad: float,
          progress: Callable[[int, int, float, float], None] | None = None) -> tuple[Any, float]:
-    """Train a crop classifier (:func:`_network`) on labelled patches (``_dice_patches``):
+    """Train a crop classifier (:func:`_network`) on labelled patches (``_labelled_patches``):
     ``variants`` fresh jittered crops of each patch an epoch, a one-cycle schedule; ``progress(epoch,
     epochs, loss, val_accuracy)`` after every epoch. Returns the network and its last
     validation accuracy on the true boxes (NaN without validation patches)."""
@@ -476,8 +477,8 @@ def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining
     faces = tuple(names[i] for i in face_ids)
     index = {c: j for j, c in enumerate(face_ids)}
     began = time.perf_counter()
-    train_p, train_y, train_s = _dice_patches(Path(folder), "train", index)
-    val_p, val_y, val_s = _dice_patches(Path(folder), "val", index)
+    train_p, train_y, train_s = _labelled_patches(Path(folder), "train", index)
+    val_p, val_y, val_s = _labelled_patches(Path(folder), "val", index)
     if len(train_p) < len(faces):
         raise FaceReaderError(f"{folder}: only {len(train_p)} dice to learn {len(faces)} faces from")
     net, accuracy = _fit(train_p, train_y, train_s, val_p, val_y, val_s, len(faces), settings.epochs,
@@ -498,7 +499,7 @@ def reader_figures(reader: FaceReader, folder: Path, names: Sequence[str]) -> di
         raise FaceReaderError(f"{folder}: its dice faces are not the reader's ({len(faces)} against "
                               f"{len(reader.faces)})")
     splits = sorted(p.name for p in (Path(folder) / "images").iterdir() if p.is_dir())
-    found = [_dice_patches(Path(folder), split, index) for split in splits]
+    found = [_labelled_patches(Path(folder), split, index) for split in splits]
     patches = np.concatenate([f[0] for f in found]) if found else np.zeros((0, 96, 96, 3), np.uint8)
     truth = np.concatenate([f[1] for f in found]).astype(int) if found else np.zeros(0, int)
     sides = np.concatenate([f[2] for f in found]) if found else np.zeros(0)

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from vision.dice_faces import (
-    _dice_patches,
     _fit,
     _Inference,
+    _labelled_patches,
     _load_net,
     _probabilities,
     _save_net,
@@ -185,8 +185,8 @@ def train_piece_reader(folder: Path, names: Sequence[str], settings: PieceTraini
         raise PieceReaderError(f"{', '.join(unknown)}: not classes of {folder}")
     began = time.perf_counter()
     index = {names.index(c): j for j, c in enumerate(classes)}
-    train_p, train_y, train_s = _dice_patches(Path(folder), "train", index)
-    val_p, val_y, val_s = _dice_patches(Path(folder), "val", index)
+    train_p, train_y, train_s = _labelled_patches(Path(folder), "train", index)
+    val_p, val_y, val_s = _labelled_patches(Path(folder), "val", index)
     counts = np.bincount(train_y, minlength=len(classes))
     left: list[str] = []
     if not chosen:  # a class hardly ever seen cannot be learnt: the detector's reading of it stays
