@@ -257,8 +257,9 @@ MEASURE_IN = 0.5
 def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard) -> Reading:
     """The Game: the engine's pieces are where it says until the camera shows otherwise. A piece
     of the engine no longer seen near its place has left (surely when the last position showed
-    it there, or when it is the only one gone and one piece arrived); a piece seen far from
-    every engine piece, and not there at the last position, has arrived. Each (left, arrived)
+    it there, or when it is the only one gone and one piece arrived); a piece seen where no
+    engine piece of its class stands, and not there at the last position, has arrived (see
+    :func:`_arrived`). Each (left, arrived)
     pair is put to the engine; the cheapest wins: the same class, a sure departure, a legal
     move."""
     name = game.name
@@ -271,13 +272,12 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
 
     # where the camera saw each engine piece at the last position (its own offset from the
     # engine's place, up to ANCHOR_IN), else the engine's place
-    seen_at = _anchors(where, classes, before)
-    left = _unmatched(where, seen_at, classes, after)
-    # arrived: far from every engine piece, and not already seen there at the last position
-    # (something the engine does not know, a stray leaf or a piece out of play, never arrives)
-    came = [p for p in after.pieces
-            if not any(math.dist(p.point, at) <= NEAR_IN for at in (*where.values(), *seen_at.values()))
-            and not near(p.point, before.pieces)]
+    anchored = _anchors(where, classes, before)
+    seen_at = {pid: before.pieces[anchored[pid]].point if pid in anchored else (float(at[0]), float(at[1]))
+               for pid, at in where.items()}
+    standing = _standing(where, seen_at, classes, after)
+    left = [pid for pid in where if pid not in standing]
+    came = _arrived(where, seen_at, classes, before, after, anchored, standing)
     if not left or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
         if not left and not came:
             return Reading("none")
@@ -329,24 +329,46 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
 ANCHOR_IN = 1.5
 
 
-def _anchors(where: Mapping[Any, Any], classes: Mapping[Any, str], before: SeenBoard) -> dict[Any, tuple[float, float]]:
-    """Each engine piece's place as the camera saw it at the last position: the nearest seen
-    piece within :data:`ANCHOR_IN` (of the piece's class if any), each seen piece used once,
-    nearest pairs first; the engine's place when none."""
-    found = _one_to_one(where, classes, before, ANCHOR_IN, lambda pid, q: math.dist(where[pid], q.point))
-    return {pid: before.pieces[found[pid]].point if pid in found else (float(at[0]), float(at[1]))
-            for pid, at in where.items()}
+def _anchors(where: Mapping[Any, Any], classes: Mapping[Any, str], before: SeenBoard) -> dict[Any, int]:
+    """Each engine piece's seen piece at the last position (an index into ``before.pieces``):
+    the nearest within :data:`ANCHOR_IN` (of the piece's class if any), each seen piece used
+    once, nearest pairs first; none for a piece the camera did not see near its place."""
+    return _one_to_one(where, classes, before, ANCHOR_IN, lambda pid, q: math.dist(where[pid], q.point))
 
 
-def _unmatched(where: Mapping[Any, Any], seen_at: Mapping[Any, tuple[float, float]], classes: Mapping[Any, str],
-               after: SeenBoard) -> list[Any]:
-    """The Game: engine pieces with no piece seen now within :data:`NEAR_IN` of their place
-    (the engine's, or where the camera saw them), each seen piece standing for one engine
-    piece, nearest pairs first (of their class first): of two pieces that touched, one moved
-    away, the one left behind does not hide the other's departure."""
-    found = _one_to_one(where, classes, after, NEAR_IN,
-                        lambda pid, q: min(math.dist(where[pid], q.point), math.dist(seen_at[pid], q.point)))
-    return [pid for pid in where if pid not in found]
+def _standing(where: Mapping[Any, Any], seen_at: Mapping[Any, tuple[float, float]], classes: Mapping[Any, str],
+              after: SeenBoard) -> dict[Any, int]:
+    """The Game: the engine pieces still seen where they stood (an index into
+    ``after.pieces``): a seen piece within :data:`NEAR_IN` of their place (the engine's, or
+    where the camera saw them), each seen piece standing for one engine piece, nearest pairs
+    first (of their class first): of two pieces that touched, one moved away, the one left
+    behind does not hide the other's departure."""
+    return _one_to_one(where, classes, after, NEAR_IN,
+                       lambda pid, q: min(math.dist(where[pid], q.point), math.dist(seen_at[pid], q.point)))
+
+
+def _arrived(where: Mapping[Any, Any], seen_at: Mapping[Any, tuple[float, float]], classes: Mapping[Any, str],
+             before: SeenBoard, after: SeenBoard, anchored: Mapping[Any, int], standing: Mapping[Any, int]) -> list[Any]:
+    """The Game: the seen pieces that arrived: standing for no engine piece, with no engine
+    piece of their class within :data:`NEAR_IN` (a second box on one piece is not a second
+    piece), and nothing there at the last position but pieces of another class (something
+    the engine does not know, a stray leaf or a piece out of play, never arrives). A piece
+    put down against another side's piece arrives beside it."""
+    taken = set(standing.values())
+    owner = {j: pid for pid, j in anchored.items()}
+
+    def kin(pid: Any, cls: str) -> bool:
+        return classes.get(pid) in (None, cls)
+
+    def doubled(p: Any) -> bool:
+        return any(kin(pid, p.cls) and min(math.dist(where[pid], p.point), math.dist(seen_at[pid], p.point)) <= NEAR_IN
+                   for pid in where)
+
+    def was_there(p: Any) -> bool:
+        return any(math.dist(q.point, p.point) <= NEAR_IN and (j not in owner or kin(owner[j], p.cls))
+                   for j, q in enumerate(before.pieces))
+
+    return [p for j, p in enumerate(after.pieces) if j not in taken and not doubled(p) and not was_there(p)]
 
 
 def _one_to_one(where: Mapping[Any, Any], classes: Mapping[Any, str], seen: SeenBoard, reach: float,

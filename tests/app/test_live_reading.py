@@ -702,6 +702,51 @@ def test_the_game_of_two_touching_pieces_the_one_that_left_is_seen_to_leave() ->
     assert reading.kind == "legal" and reading.action_json["piece"] == "R1", reading
 
 
+def test_the_game_a_piece_put_against_another_sides_piece_arrives_beside_it() -> None:
+    """B1 stands where R1 (Red to move) is put down, 0.35" from it: R1 has arrived beside
+    another side's piece (9" away: illegal; 4": legal). A second red box on R2 itself, with R1
+    gone from view, is a double box, not R1 arriving there."""
+    import math
+    from dataclasses import replace
+
+    from tabletop.live.board import SeenBoard, SeenPiece
+    from tabletop.live.infer import infer
+
+    game, state, _, _ = _the_game_boards({})
+    for length, kind in ((9.0, "illegal"), (4.0, "legal")):
+        sj = game.state_to_json(state)
+        r1 = next(p for p in sj["pieces"] if p["id"] == "R1")
+        x, y = r1["at"]["x"], r1["at"]["y"]
+        d = math.hypot(12.0 - x, 12.0 - y)
+        to = (x + length * (12.0 - x) / d, y + length * (12.0 - y) / d)
+        for p in sj["pieces"]:
+            if p["id"] == "B1":
+                p["at"] = {"x": to[0] + 0.25, "y": to[1] + 0.25}
+        placed = game.state_from_json(sj)
+
+        def board(moved: bool, sj: dict[str, Any] = sj, to: tuple[float, float] = to) -> SeenBoard:
+            out = []
+            for p in sj["pieces"]:
+                if not p.get("at") or p.get("presence", "in-play") != "in-play":
+                    continue
+                at = to if (moved and p["id"] == "R1") else (p["at"]["x"], p["at"]["y"])
+                cls = "red-piece" if p["id"].startswith("R") else "blue-piece"
+                out.append(SeenPiece(cls, None, at, (0, 0, 1, 1), 0.9, p["facing"]))
+            return SeenBoard("the-game", tuple(out))
+
+        reading = infer(game, placed, board(False), board(True))
+        assert reading.kind == kind and reading.action_json["piece"] == "R1", (length, reading)
+        got = reading.action_json["to"]
+        if kind == "illegal":
+            assert math.dist((got["x"], got["y"]), to) < 0.01
+        if length == 4.0:
+            before = board(False)
+            r2 = next(p for p in sj["pieces"] if p["id"] == "R2")
+            twice = SeenPiece("red-piece", None, (r2["at"]["x"] + 0.3, r2["at"]["y"]), (0, 0, 1, 1), 0.6, 0.0)
+            gone = tuple(q for q in before.pieces if math.dist(q.point, (x, y)) > 0.01)
+            assert infer(game, placed, before, replace(before, pieces=(*gone, twice))).kind == "none"
+
+
 def test_a_hand_beside_a_turned_board_is_not_over_it() -> None:
     """A board turned 30 degrees in the picture: a hand (or a book taken for one) on the table
     off its corner lies inside the board's bounding box but not over the board; one reaching
