@@ -313,7 +313,10 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
         def progress(epoch: int, epochs: int, loss: float, accuracy: float) -> None:
             _stderr_line(f"piece reader epoch {epoch}/{epochs}: loss {loss:.3f}, validation accuracy {accuracy:.1%}")
 
-        reader = train_piece_reader(folder / "data", dataset_names(folder / "data"), settings, progress)
+        from vision.artwork import get_kit
+
+        groups = {name: kind.group for name, kind in get_kit(recipe.game).pieces.items()}
+        reader = train_piece_reader(folder / "data", dataset_names(folder / "data"), settings, progress, groups)
     except PieceReaderError as err:
         raise TrainingError(str(err)) from None
     folder.mkdir(parents=True, exist_ok=True)

@@ -240,7 +240,7 @@ class Detector:
         if self._read_ids is not None and len(class_id):
             read = np.flatnonzero(np.isin(class_id, self._read_ids))
             if len(read):
-                classes, _ = self.pieces.read(frame, found.xyxy[read])
+                classes, _ = self.pieces.read(frame, found.xyxy[read], [self._names[c] for c in class_id[read]])
                 class_id = class_id.copy()
                 class_id[read] = [self._id_of_read[c] for c in classes]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)

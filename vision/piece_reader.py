@@ -11,7 +11,11 @@ pair than by the detector alone (figures in ``models/battle-grounds.md``).
 
 The reader re-reads only the classes it was trained on (``classes``: a game's pieces, never
 its hands or dice), and it reports one of those same classes, so the pair reports the game's
-own class names and nothing downstream knows there are two stages. It is saved beside the
+own class names and nothing downstream knows there are two stages. What kind of object a box
+holds (a Wormholes ship or coin: its ``group``) stays the detector's call, which sees the
+whole object and its surroundings; the reader reads the marks that tell the classes of that
+group apart (a coin's value, a ship's suit). A ship standing on a coin is often boxed once,
+and the crop then shows a coin with a ship on it. It is saved beside the
 detector's weights as ``<weights stem>.pieces.pt`` (shipped: ``models/<game>.pieces.pt``).
 
 >>> pieces_path("runs/bg/battle-grounds.pt")
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,11 +86,14 @@ class PieceReader:
 
     ``names``: the class names the detector reports (the game's); ``classes``: the ones the
     reader reads and may answer (its network's outputs, in that order); ``size``: crops are
-    this many pixels square; ``pad``: a crop is this many times the box's longer side.
+    this many pixels square; ``pad``: a crop is this many times the box's longer side;
+    ``groups``: the kind of object each class is (``{"coin-2": "coin", "pawn-suns": "pawn"}``):
+    given the detector's class of a box, the reader answers a class of the same group.
     """
 
     def __init__(self, net: Any, names: Sequence[str], classes: Sequence[str], size: int = 40, pad: float = 1.3,
-                 source: Path | None = None, metrics: dict[str, Any] | None = None) -> None:
+                 source: Path | None = None, metrics: dict[str, Any] | None = None,
+                 groups: Mapping[str, str] | None = None) -> None:
         self.net = net.eval()
         self.names = tuple(names)
         self.classes = tuple(classes)
@@ -102,6 +109,12 @@ class PieceReader:
         self._run = _Inference(self.net, self.size)
         self.source = source
         self.metrics = dict(metrics or {})
+        self.groups = {str(k): str(v) for k, v in (groups or {}).items()}
+        columns: dict[str, list[int]] = {}  # the reader's classes of each group, as output columns
+        for j, c in enumerate(self.classes):
+            if c in self.groups:
+                columns.setdefault(self.groups[c], []).append(j)
+        self._columns = {g: np.array(js) for g, js in columns.items()}
 
     def __repr__(self) -> str:
         return f"PieceReader({len(self.classes)} classes, {self.size} px crops)"
@@ -117,7 +130,8 @@ class PieceReader:
         path = Path(path)
         try:
             net, meta = _load_net(path, "classes")
-            return cls(net, meta["names"], meta["classes"], meta["size"], meta["pad"], path, meta.get("metrics"))
+            return cls(net, meta["names"], meta["classes"], meta["size"], meta["pad"], path, meta.get("metrics"),
+                       meta.get("groups"))
         except PieceReaderError:
             raise
         except Exception as err:  # noqa: BLE001 - torch raises many kinds for a bad file
@@ -126,16 +140,23 @@ class PieceReader:
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the reader to ``path`` (through a temporary file: a crash leaves no half file)."""
         meta = {"names": list(self.names), "classes": list(self.classes), "size": self.size, "pad": self.pad,
-                "metrics": self.metrics}
+                "metrics": self.metrics, "groups": self.groups}
         return _save_net(Path(path), self.net, meta)
 
-    def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+    def read(self, frame: np.ndarray, xyxy: np.ndarray, detected: Sequence[str] | None = None
+             ) -> tuple[list[str], np.ndarray]:
         """The class of each piece boxed in ``frame`` (BGR): class names (of ``classes``) and
-        the reader's confidence in each."""
+        the reader's confidence in each. ``detected``: the detector's class of each box; with
+        ``groups``, each answer is of the same group as the detector's class."""
         if not len(np.asarray(xyxy).reshape(-1, 4)):
             return [], np.zeros(0)
         p = _probabilities(self._run, frame, xyxy, self.size, self.pad)
         best = p.argmax(axis=1)
+        if detected is not None and len(self._columns) > 1:
+            for i, name in enumerate(detected):
+                columns = self._columns.get(self.groups.get(name, ""))
+                if columns is not None and best[i] not in columns:
+                    best[i] = columns[p[i, columns].argmax()]
         return [self.classes[j] for j in best], p[np.arange(len(best)), best]
 
 
@@ -170,11 +191,13 @@ def _only(patches: np.ndarray, labels: np.ndarray, sides: np.ndarray) -> tuple[n
 
 
 def train_piece_reader(folder: Path, names: Sequence[str], settings: PieceTraining,
-                       progress: Callable[[int, int, float, float], None] | None = None) -> PieceReader:
+                       progress: Callable[[int, int, float, float], None] | None = None,
+                       groups: Mapping[str, str] | None = None) -> PieceReader:
     """Train a piece reader on the labelled pieces of the ultralytics dataset ``folder``
     (full-size renders or photos: ``images/{train,val}``, ``labels/{train,val}``); ``names``
     are its classes. ``progress(epoch, epochs, loss, val_accuracy)`` is called after every
     epoch; the validation accuracy on the true boxes is kept in the reader's ``metrics``.
+    ``groups``: the kind of object each class is (see :class:`PieceReader`), kept with it.
     Without ``settings.classes``, a class with fewer than :data:`MIN_EXAMPLES` labelled
     training pieces is left to the detector (``metrics["left_to_detector"]``): When Gods
     Collide's renders hold hardly any revealed god."""
@@ -209,4 +232,5 @@ def train_piece_reader(folder: Path, names: Sequence[str], settings: PieceTraini
     metrics = {"val_accuracy": round(accuracy, 4), "val_pieces": len(val_p), "train_pieces": len(train_p),
                "epochs": settings.epochs, "seconds": round(time.perf_counter() - began, 1),
                "left_to_detector": left}
-    return PieceReader(net, names, classes, settings.size, settings.pad, None, metrics)
+    return PieceReader(net, names, classes, settings.size, settings.pad, None, metrics,
+                       {c: groups[c] for c in classes if c in groups} if groups else None)

@@ -69,6 +69,34 @@ def test_onnx_runtime_and_torch_read_the_same(monkeypatch):
     assert one == classes[:1]
 
 
+def test_the_kind_of_object_stays_the_detectors_call(tmp_path):
+    """With groups, a box the detector calls a ship is read as the likeliest ship and one it
+    calls a coin as the likeliest coin, whatever the reader's first choice; groups survive
+    save and load."""
+    import torch
+
+    names = ["pawn-suns", "pawn-moons", "coin-suns", "coin-2", "hand"]
+    classes = ("pawn-suns", "pawn-moons", "coin-suns", "coin-2")
+    groups = {"pawn-suns": "pawn", "pawn-moons": "pawn", "coin-suns": "coin", "coin-2": "coin"}
+    net = _network(4)
+    with torch.no_grad():  # whatever the crop: coin-2 first, pawn-moons second
+        net[-1].weight.zero_()
+        net[-1].bias.copy_(torch.tensor([0.0, 2.0, 1.0, 4.0]))
+    free = PieceReader(net, names, classes, 24, 1.3)
+    kept = PieceReader.load(PieceReader(net, names, classes, 24, 1.3, groups=groups).save(tmp_path / "w.pieces.pt"))
+    assert kept.groups == groups
+    frame = np.random.default_rng(5).integers(0, 255, (80, 80, 3), dtype=np.uint8)
+    boxes = np.array([[5, 5, 30, 30], [40, 40, 70, 66]], float)
+    assert free.read(frame, boxes)[0] == ["coin-2", "coin-2"]
+    assert free.read(frame, boxes, ["pawn-suns", "coin-suns"])[0] == ["coin-2", "coin-2"]  # no groups
+    read, conf = kept.read(frame, boxes, ["pawn-suns", "coin-suns"])
+    assert read == ["pawn-moons", "coin-2"]
+    p = np.exp([0.0, 2.0, 1.0, 4.0]) / np.exp([0.0, 2.0, 1.0, 4.0]).sum()
+    np.testing.assert_allclose(conf, [p[1], p[3]], rtol=1e-4)
+    assert kept.read(frame, boxes)[0] == ["coin-2", "coin-2"]  # no detector classes given
+    assert kept.read(frame, boxes, ["hand", "coin-2"])[0] == ["coin-2", "coin-2"]  # a class of no group
+
+
 def test_a_reader_of_classes_its_game_lacks_is_refused():
     with pytest.raises(PieceReaderError, match="chess-king not among"):
         _reader(classes=("north-sa", "chess-king"))
@@ -173,9 +201,12 @@ class _Fixed:
     def __init__(self, names: list[str], classes: tuple[str, ...], answer: str) -> None:
         self.names, self.classes, self.answer, self.source = tuple(names), classes, answer, None
         self.boxes: list[np.ndarray] = []
+        self.detected: list[list[str] | None] = []
 
-    def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+    def read(self, frame: np.ndarray, xyxy: np.ndarray, detected: list[str] | None = None
+             ) -> tuple[list[str], np.ndarray]:
         self.boxes.append(np.asarray(xyxy))
+        self.detected.append(None if detected is None else list(detected))
         return [self.answer] * len(xyxy), np.full(len(xyxy), 0.9)
 
 
@@ -189,6 +220,7 @@ def test_the_pair_re_reads_pieces_and_leaves_hands():
     assert out.class_id.tolist() == [3, 3, 4]
     assert out.confidence.tolist() == [0.9, 0.8, 0.7]  # the detector's: how sure a piece is there
     assert reader.boxes[0].tolist() == [[0, 0, 10, 10], [20, 20, 35, 35]]
+    assert reader.detected[0] == ["north-i", "south-sa"]  # the detector's classes go with the boxes
     # a reader of some classes only leaves the others as the detector read them
     only_north = _Fixed(BG, ("north-sa", "north-i"), "north-sa")
     out = Detector(_Backend(found), info, "stub", pieces=only_north).detect(np.full((64, 64, 3), 100, np.uint8))
