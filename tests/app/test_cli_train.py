@@ -148,7 +148,6 @@ def test_fine_tuning_on_a_handful_of_labelled_images_writes_loadable_weights(
     cli: Runner, tiny: dict[str, Path], tmp_path: Path
 ) -> None:
     from vision.detect import Detector
-
     from vision.detect_train import load_recipe
     from vision.piece_reader import pieces_path
 
@@ -253,6 +252,7 @@ def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_p
     assert "piece reader epoch 1/1" in result.err
     reader = PieceReader.load(out / "battle-grounds.pieces.pt")
     assert reader.size == 16 and set(reader.classes) <= set(reader.names) and "hand" not in reader.classes
+    assert reader.groups == {c: "base" for c in reader.classes}  # the kit's kind of object, kept with it
     assert f"saved {out / 'battle-grounds.pieces.pt'}" in result.out
     assert not (out / "battle-grounds.pt").exists()  # no detector was trained
     again = cli("train", "battle-grounds", "--count", "10", "--out", str(out), "--epochs", "1", "--fraction", "0.01",
