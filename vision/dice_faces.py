@@ -189,9 +189,9 @@ def _to_tensor(crops: np.ndarray) -> Any:
 
 class _Inference:
     """A crop classifier at inference time. ONNX Runtime runs the network, exported once in
-    memory on the first read, when onnxruntime is installed: it reads 21 crops of 48 pixels
-    in about 14 ms on two cores, where torch takes about 27. Torch runs it otherwise, or if
-    the export fails; both give the same probabilities."""
+    memory (by :meth:`prepare`, else on the first read), when onnxruntime is installed: it
+    reads 21 crops of 48 pixels in about 14 ms on two cores, where torch takes about 27. Torch
+    runs it otherwise, or if the export fails; both give the same probabilities."""
 
     def __init__(self, net: Any, size: int) -> None:
         self.net = net
@@ -203,6 +203,11 @@ class _Inference:
     def backend(self) -> str:
         """``"onnx"`` or ``"torch"``: what reads the crops (decided on the first read)."""
         return "onnx" if self._session is not None else "torch"
+
+    def prepare(self) -> None:
+        """Export the network now (about 0.3 s): a reader loaded for a camera pays it at start-up,
+        not on its first frame."""
+        self._onnx()
 
     def _onnx(self) -> Any:
         if not self._tried:
@@ -305,7 +310,8 @@ class FaceReader:
 
     @property
     def backend(self) -> str:
-        """What runs the network: ``"onnx"`` (ONNX Runtime) or ``"torch"``; decided on the first read."""
+        """What runs the network: ``"onnx"`` (ONNX Runtime) or ``"torch"``; decided on loading (else on
+        the first read)."""
         return self._run.backend
 
     @classmethod
@@ -314,7 +320,9 @@ class FaceReader:
         path = Path(path)
         try:
             net, meta = _load_net(path, "faces")
-            return cls(net, meta["names"], meta["faces"], path, meta.get("metrics"))
+            reader = cls(net, meta["names"], meta["faces"], path, meta.get("metrics"))
+            reader._run.prepare()
+            return reader
         except FaceReaderError:
             raise
         except Exception as err:  # noqa: BLE001 - torch raises many kinds for a bad file

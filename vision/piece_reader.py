@@ -121,7 +121,8 @@ class PieceReader:
 
     @property
     def backend(self) -> str:
-        """What runs the network: ``"onnx"`` (ONNX Runtime) or ``"torch"``; decided on the first read."""
+        """What runs the network: ``"onnx"`` (ONNX Runtime) or ``"torch"``; decided on loading (else on
+        the first read)."""
         return self._run.backend
 
     @classmethod
@@ -130,8 +131,10 @@ class PieceReader:
         path = Path(path)
         try:
             net, meta = _load_net(path, "classes")
-            return cls(net, meta["names"], meta["classes"], meta["size"], meta["pad"], path, meta.get("metrics"),
-                       meta.get("groups"))
+            reader = cls(net, meta["names"], meta["classes"], meta["size"], meta["pad"], path, meta.get("metrics"),
+                         meta.get("groups"))
+            reader._run.prepare()  # a reader read from a file is for frames: ready before the first
+            return reader
         except PieceReaderError:
             raise
         except Exception as err:  # noqa: BLE001 - torch raises many kinds for a bad file

@@ -116,6 +116,7 @@ def test_a_reader_survives_save_and_load(tmp_path):
     again = PieceReader.load(path)
     assert (again.names, again.classes, again.size, again.pad) == (reader.names, reader.classes, 28, 1.3)
     assert again.metrics["val_accuracy"] == 0.75 and again.source == path
+    assert again.backend == "onnx"  # ready for frames once loaded: no export on the first one
     frame = np.random.default_rng(1).integers(0, 255, (50, 50, 3), dtype=np.uint8)
     box = np.array([[8, 8, 34, 30]], float)
     classes, conf = reader.read(frame, box)
