@@ -18,11 +18,11 @@ class ModelNotFoundError(FileNotFoundError):
 
 def available() -> list[str]:
     """Names of the shipped detector weight files (without ``.pt``; a detector's readers,
-    its dice face reader ``<name>.faces.pt`` and its piece reader ``<name>.pieces.pt``, are
-    not ones)."""
+    its dice face reader ``<name>.faces.pt``, its piece reader ``<name>.pieces.pt`` and its
+    facing reader ``<name>.facing.pt``, are not ones)."""
     folder = resources.files("models")
     return sorted(p.name[:-3] for p in folder.iterdir()
-                  if p.name.endswith(".pt") and not p.name.endswith((".faces.pt", ".pieces.pt")))
+                  if p.name.endswith(".pt") and not p.name.endswith((".faces.pt", ".pieces.pt", ".facing.pt")))
 
 
 def weights_path(name: str) -> Path:

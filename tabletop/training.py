@@ -80,6 +80,8 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
                      help="train only the dice face reader (games whose recipe has one) and stop")
     cmd.add_argument("--pieces-only", action="store_true",
                      help="train only the piece reader (games whose recipe has one) and stop")
+    cmd.add_argument("--facing-only", action="store_true",
+                     help="train only the facing reader (The Game: which way each piece faces) and stop")
     cmd.add_argument("--continue", dest="continue_from", metavar="WEIGHTS",
                      help="run only the recipe's second stage (its 'then' section) from WEIGHTS, "
                           "a first stage's result, e.g. the shipped weights")
@@ -158,13 +160,17 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if args.pieces_only and (recipe.piece_reader is None or args.data or args.faces_only):
         raise InputError("--pieces-only", f"{args.game}'s recipe has no piece reader" if recipe.piece_reader is None
                          else "the piece reader is trained on renders alone: not with --data or --faces-only")
+    if args.facing_only and (recipe.facing_reader is None or args.data or args.faces_only or args.pieces_only):
+        raise InputError("--facing-only", f"{args.game}'s recipe has no facing reader" if recipe.facing_reader is None
+                         else "the facing reader is trained on renders alone: not with --data, --faces-only "
+                              "or --pieces-only")
     continue_from = args.continue_from
     if continue_from is not None:
         if recipe.then is None:
             raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")
-        if args.data or args.faces_only or args.pieces_only:
-            raise InputError("--continue", "continues a training on renders: not with --data, --faces-only "
-                             "or --pieces-only")
+        if args.data or args.faces_only or args.pieces_only or args.facing_only:
+            raise InputError("--continue", "continues a training on renders: not with --data, --faces-only, "
+                             "--pieces-only or --facing-only")
         if not Path(continue_from).is_file():
             raise InputError("--continue", f"{continue_from}: no such weights file")
         if not zipfile.is_zipfile(continue_from):  # what torch.save writes: checked before any rendering
@@ -191,6 +197,15 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"fine-tuning the shipped {args.game} model on {data_dir} ({len(doc['names'])} classes)\n")
         if recipe.dice_faces is not None:
             yaml_path = _fine_tune_dice(args.game, start_from, data_dir, folder, out)
+        if recipe.facing_reader is not None:
+            import shutil
+
+            from vision.facing import facing_path
+
+            if facing_path(start_from).is_file():  # it reads pixels, not classes: it serves the new weights too
+                folder.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(facing_path(start_from), facing_path(folder / f"{args.game}.pt"))
+                out.write("the shipped facing reader reads the facings of the fine-tuned weights' pieces\n")
         if recipe.piece_reader is not None:
             from vision.piece_reader import pieces_path
 
@@ -205,6 +220,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             recipe = with_overrides(recipe, then={**recipe.then, "epochs": args.epochs})
         else:
             recipe = with_overrides(recipe, epochs=args.epochs)
+        share = args.count / recipe.data_count if args.count else 1.0  # a quick trial renders less of all
         recipe = with_overrides(recipe, imgsz=args.imgsz, seed=args.seed, data_count=args.count)
         yaml_path = _render(recipe, folder / "data", out)
         if recipe.tile:
@@ -214,6 +230,10 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                 out.flush()
                 tile_dataset(folder / "data", tiles, recipe.tile, recipe.tiles_per_image, recipe.data_seed)
             yaml_path = tiles / "data.yaml"
+        if recipe.facing_reader is not None and continue_from is None and not (args.faces_only or args.pieces_only):
+            _facing_reader_stage(recipe, folder, out, again=args.facing_only, share=share)
+            if args.facing_only:
+                return 0
         if recipe.dice_faces is not None and not args.pieces_only:
             yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only)
             if args.faces_only:
@@ -324,6 +344,47 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
     m = reader.metrics
     out.write(f"piece reader: {m['val_accuracy']:.1%} of {m['val_pieces']} validation pieces read right "
               f"({m['seconds']:.0f} s); saved {reader_path}\n")
+    return reader_path
+
+
+def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False,
+                         share: float = 1.0) -> Path | None:
+    """Train the facing reader on the full-size renders and the recipe's extra renders
+    (``share`` of their count; once: ``again`` retrains it) and save it beside the weights the
+    training writes."""
+    from vision.detect_train import with_overrides
+    from vision.facing import FacingReaderError, FacingTraining, facing_path, train_facing_reader
+
+    reader_path = facing_path(folder / f"{recipe.game}.pt")
+    if not again and reader_path.is_file():
+        out.write(f"using the facing reader already trained: {reader_path}\n")
+        return reader_path
+    try:
+        settings = FacingTraining.from_json(dict(recipe.facing_reader))
+        assert settings is not None
+        folders = [folder / "data"]
+        for count, seed in settings.renders:  # more pieces than the detector's renders hold
+            extra = folder / f"facing-data-{seed}"
+            _render(with_overrides(recipe, data_count=max(2, round(count * share)), data_seed=seed), extra, out)
+            folders.append(extra)
+        out.write(f"training the facing reader for {settings.epochs} epochs on {settings.size} px crops of the "
+                  f"pieces of {', '.join(map(str, folders))}\n")
+        out.flush()
+
+        def progress(epoch: int, epochs: int, loss: float, share: float) -> None:
+            _stderr_line(f"facing reader epoch {epoch}/{epochs}: loss {loss:.3f}, validation within 5 deg {share:.1%}")
+
+        reader = train_facing_reader(folders, settings, progress)
+    except FacingReaderError as err:
+        if again:
+            raise TrainingError(str(err)) from None
+        out.write(f"no facing reader trained ({err}): the facings come from the boxes and dots\n")
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    reader.save(reader_path)
+    m = reader.metrics
+    out.write(f"facing reader: validation error median {m.get('val_median_deg')} deg, 95th percentile "
+              f"{m.get('val_p95_deg')} deg on {m['val_pieces']} pieces ({m['seconds']:.0f} s); saved {reader_path}\n")
     return reader_path
 
 

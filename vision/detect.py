@@ -141,7 +141,7 @@ class Detector:
     """Loaded weights that turn frames into :class:`Detections`. Make with :meth:`load`."""
 
     def __init__(self, backend: Any, info: ModelInfo, backend_name: str, conf: float = CONF,
-                 iou: float = IOU, faces: Any = None, pieces: Any = None) -> None:
+                 iou: float = IOU, faces: Any = None, pieces: Any = None, facing: Any = None) -> None:
         self._backend = backend
         self.info = info
         self.backend = backend_name
@@ -172,6 +172,12 @@ class Detector:
                                     f"(its classes are not the model's: {', '.join(unknown or pieces.names)})")
             self._read_ids = np.array([self._names.index(c) for c in pieces.classes], int)
             self._id_of_read = dict(zip(pieces.classes, self._read_ids.tolist()))  # per frame: no list search
+        #: the facing reader (:class:`vision.facing.FacingReader`) that reads which way each
+        #: piece with a front dot faces, when one is saved beside the weights; ``None`` otherwise
+        self.facing = facing
+        if facing is not None and not info.kpt_shape:
+            raise DetectorError(f"{facing.source}: a facing reader needs a model with a front-dot keypoint; "
+                                f"{info.source} has none")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -202,7 +208,7 @@ class Detector:
                 raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' (or 'auto')")
             runner = _OnnxRunner(weights)
             return cls(runner, runner.info, "onnx", conf, iou, _face_reader(weights, runner.info.names),
-                       _piece_reader(weights))
+                       _piece_reader(weights), _facing_reader(weights))
         if backend in ("auto", "onnx"):
             try:
                 import onnx  # noqa: F401
@@ -213,10 +219,10 @@ class Detector:
             else:
                 runner = _OnnxRunner(onnx_export(weights, (imgsz * 3 // 4 // 32 * 32, imgsz)))
                 return cls(runner, replace(runner.info, source=weights), "onnx", conf, iou,
-                           _face_reader(weights, runner.info.names), _piece_reader(weights))
+                           _face_reader(weights, runner.info.names), _piece_reader(weights), _facing_reader(weights))
         runner = _UltralyticsRunner(weights, imgsz)
         return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names),
-                   _piece_reader(weights))
+                   _piece_reader(weights), _facing_reader(weights))
 
     def detect(self, frame: np.ndarray) -> Detections:
         """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
@@ -244,7 +250,15 @@ class Detector:
                 class_id = class_id.copy()
                 class_id[read] = [self._id_of_read[c] for c in classes]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)
-        return Detections(found.xyxy, found.confidence, class_id, found.facing, found.keypoints, names)
+        facing, facing_conf = found.facing, None
+        if self.facing is not None and found.keypoints is not None and len(class_id):
+            dotted = np.flatnonzero((found.keypoints[:, 0, 2] > 0) & (names != "hand"))
+            if len(dotted):
+                read, sure = self.facing.read(frame, found.xyxy[dotted])
+                facing = np.full(len(class_id), np.nan) if facing is None else np.array(facing, float)
+                facing_conf = np.full(len(class_id), np.nan)
+                facing[dotted], facing_conf[dotted] = read, sure
+        return Detections(found.xyxy, found.confidence, class_id, facing, found.keypoints, names, facing_conf)
 
 
 def _face_reader(weights: Path, model_names: tuple[str, ...]) -> Any:
@@ -274,6 +288,19 @@ def _piece_reader(weights: Path) -> Any:
     try:
         return PieceReader.load(path)
     except PieceReaderError as err:
+        raise DetectorError(str(err)) from None
+
+
+def _facing_reader(weights: Path) -> Any:
+    """The facing reader saved beside ``weights``, if any."""
+    from vision.facing import FacingReader, FacingReaderError, facing_path
+
+    path = facing_path(weights)
+    if not path.is_file():
+        return None
+    try:
+        return FacingReader.load(path)
+    except FacingReaderError as err:
         raise DetectorError(str(err)) from None
 
 

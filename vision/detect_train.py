@@ -73,6 +73,9 @@ class Recipe:
     #: ``piece_reader`` section: a piece reader re-reads the class of each piece the detector
     #: finds (:mod:`vision.piece_reader`); ``None``: the detector's classes are reported
     piece_reader: Mapping[str, Any] | None = None
+    #: ``facing_reader`` section: a facing reader reads which way each piece the detector
+    #: finds faces (:mod:`vision.facing`); ``None``: the facing comes from the box and its dot
+    facing_reader: Mapping[str, Any] | None = None
     #: ``then`` section: a second stage from the first stage's best weights (``None``: none)
     then: Mapping[str, Any] | None = None
 
@@ -104,6 +107,7 @@ class Recipe:
                 tiles_per_image=int(data.get("tiles_per_image", 2)),
                 dice_faces=dict(doc["dice_faces"]) if doc.get("dice_faces") is not None else None,
                 piece_reader=dict(doc["piece_reader"]) if doc.get("piece_reader") is not None else None,
+                facing_reader=dict(doc["facing_reader"]) if doc.get("facing_reader") is not None else None,
                 then=_then_section(doc.get("then")),
             )
         except (KeyError, TypeError, ValueError) as err:

@@ -1,7 +1,8 @@
 """A column-oriented container for detections: one array per field, checked shapes.
 
 Optional columns: ``facing`` (degrees), ``keypoints`` (N x K x 3: x, y, visibility or
-confidence) and ``class_name`` (the model's name of each box's class).
+confidence), ``class_name`` (the model's name of each box's class) and ``facing_confidence``
+(a facing reader's confidence in each facing it read).
 :meth:`Detections.from_ultralytics` converts an ultralytics result once, at the boundary.
 
 >>> import numpy as np
@@ -31,7 +32,10 @@ class Detections:
 
     ``facing`` from a detector is in the image: degrees counter-clockwise from the image's
     +x axis with up at 90 (the way the field's facings turn), from the box centre towards
-    the front-dot keypoint; the mapper turns it into the field's frame.
+    the front-dot keypoint; the mapper turns it into the field's frame. Where a facing
+    reader (:mod:`vision.facing`) read a box's facing from its pixels, ``facing_confidence``
+    is finite for it and its ``facing`` is the reader's (the direction at the box's centre);
+    ``None`` or NaN: the keypoint's direction.
     """
 
     xyxy: np.ndarray
@@ -40,12 +44,13 @@ class Detections:
     facing: np.ndarray | None = field(default=None)
     keypoints: np.ndarray | None = field(default=None)
     class_name: np.ndarray | None = field(default=None)
+    facing_confidence: np.ndarray | None = field(default=None)
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
         if self.xyxy.ndim != 2 or self.xyxy.shape[1] != 4:
             raise ValueError(f"xyxy must be N x 4, got {self.xyxy.shape}")
-        for name in ("confidence", "class_id", "facing", "class_name"):
+        for name in ("confidence", "class_id", "facing", "class_name", "facing_confidence"):
             value = getattr(self, name)
             if value is not None and value.shape != (n,):
                 raise ValueError(f"{name} must have shape ({n},), got {value.shape}")
@@ -70,6 +75,7 @@ class Detections:
             None if self.facing is None else self.facing[index],
             None if self.keypoints is None else self.keypoints[index],
             None if self.class_name is None else self.class_name[index],
+            None if self.facing_confidence is None else self.facing_confidence[index],
         )
 
     @classmethod

@@ -407,9 +407,10 @@ def _labelled_patches(folder: Path, split: str, classes: dict[int, int], patch: 
 
 
 def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, train: bool, size: int = SIZE,
-              pad: float = PAD) -> np.ndarray:
+              pad: float = PAD, turns: np.ndarray | None = None) -> np.ndarray:
     """Crops as the reader sees them behind a detector: a box a little off centre and off
-    size, any turn, light and blur of a live camera (training); the true box (validation)."""
+    size, any turn, light and blur of a live camera (training); the true box (validation).
+    ``turns``: each training crop's turn (degrees counter-clockwise) instead of a random one."""
     import cv2
 
     c = patches.shape[1] / 2
@@ -418,7 +419,8 @@ def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, 
         if train:
             dx, dy = rng.normal(0, 0.08 * s, 2)
             side = pad * s * rng.uniform(0.85, 1.2)
-            crop = _crop(p, c + dx, c + dy, side, rng.uniform(0, 360), size)
+            turn = rng.uniform(0, 360) if turns is None else float(turns[i])
+            crop = _crop(p, c + dx, c + dy, side, turn, size)
             crop = crop.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
             if rng.random() < 0.3:
                 crop = cv2.GaussianBlur(crop, (3, 3), rng.uniform(0.3, 1.0))
@@ -430,11 +432,15 @@ def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, 
 
 def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: np.ndarray, val_y: np.ndarray,
          val_s: np.ndarray, classes: int, epochs: int, variants: int, seed: int, size: int, pad: float,
-         progress: Callable[[int, int, float, float], None] | None = None) -> tuple[Any, float]:
+         progress: Callable[[int, int, float, float], None] | None = None, turning: bool = False) -> tuple[Any, float]:
     """Train a crop classifier (:func:`_network`) on labelled patches (``_labelled_patches``):
     ``variants`` fresh jittered crops of each patch an epoch, a one-cycle schedule; ``progress(epoch,
     epochs, loss, val_accuracy)`` after every epoch. Returns the network and its last
-    validation accuracy on the true boxes (NaN without validation patches)."""
+    validation accuracy on the true boxes (NaN without validation patches).
+
+    ``turning``: the labels are directions, ``classes`` equal steps of a full turn counter-clockwise
+    (a facing reader): each crop is turned by a whole number of steps and its label with it,
+    and the validation accuracy counts a direction within one step as right."""
     import torch
     from torch import nn
 
@@ -452,8 +458,13 @@ def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: n
         net.train()
         total, seen = 0.0, 0
         for _ in range(variants):
-            x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad))
-            y_all = torch.from_numpy(train_y).long()
+            if turning:
+                steps_turned = rng.integers(0, classes, len(train_p))
+                x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad, steps_turned * 360.0 / classes))
+                y_all = torch.from_numpy((train_y + steps_turned) % classes).long()
+            else:
+                x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad))
+                y_all = torch.from_numpy(train_y).long()
             order = torch.from_numpy(rng.permutation(len(train_p)))
             for k in range(0, len(order), batch):
                 idx = order[k:k + batch]
@@ -467,7 +478,12 @@ def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: n
         if val_x is not None:
             net.eval()
             with torch.inference_mode():
-                accuracy = float((net(val_x).argmax(1).numpy() == val_y).mean())
+                got = net(val_x).argmax(1).numpy()
+                if turning:
+                    off = np.abs(got - val_y) % classes
+                    accuracy = float((np.minimum(off, classes - off) <= 1).mean())
+                else:
+                    accuracy = float((got == val_y).mean())
         if progress is not None:
             progress(epoch, epochs, total / max(seen, 1), accuracy)
     return net, accuracy

@@ -176,19 +176,23 @@ class BoardMapper:
 
 
 def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], image: np.ndarray | None = None,
-                names: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray] | None:
+                names: Sequence[str] = (), config: Any = None) -> tuple[np.ndarray, np.ndarray] | None:
     """The Game's pieces read from their boxes and dots on the field: centres (N x 2, inches)
     and facings (N, degrees; NaN without a dot), by
     :func:`tabletop.outdoor.readings.lift_boxes`; ``None`` when the geometry is no homography.
     A frame seen through a lens (``geometry.dist``) has its boxes and dots undistorted first
     (the box by its corners, with ``geometry.undistort``); the ``image`` then serves no dot
-    refinement."""
+    refinement. The facings a facing reader read (``det.facing_confidence`` finite) are used
+    as ``config`` (a :class:`tabletop.outdoor.readings.ReadingConfig`) says."""
     from calibration.pose import BoardPose
-    from tabletop.outdoor.readings import lift_boxes
+    from tabletop.outdoor.readings import ReadingConfig, lift_boxes
     from tabletop.outdoor.view import FieldView
 
     pose, k, dist = getattr(geometry, "pose", None), getattr(geometry, "k", None), getattr(geometry, "dist", None)
     boxes = np.asarray(det.xyxy, float).reshape(-1, 4)
+    read = None
+    if det.facing is not None and det.facing_confidence is not None:
+        read = np.where(np.isfinite(det.facing_confidence), np.asarray(det.facing, float), np.nan)
     dots = None
     if det.keypoints is not None and det.keypoints.shape[1]:
         kp = det.keypoints[:, 0, :]
@@ -210,15 +214,34 @@ def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], ima
             seen = np.all(np.isfinite(dots), axis=1)
             if seen.any():
                 dots[seen] = undistort(dots[seen])
+        if read is not None:
+            read = _undistorted_directions(undistort, np.asarray(det.xyxy, float).reshape(-1, 4), read)
         image = None
     elif dist is not None:
         return None
     try:
         view = FieldView.from_pose(pose, image_size, k)
         sides = [n.split("-")[0] if n.startswith(("red-", "blue-")) else None for n in names] if names else None
-        return lift_boxes(boxes, dots, view, image=image if isinstance(image, np.ndarray) else None, sides=sides)
+        return lift_boxes(boxes, dots, view, config or ReadingConfig(),
+                          image=image if isinstance(image, np.ndarray) else None, sides=sides, read=read)
     except (np.linalg.LinAlgError, ValueError):
         return None
+
+
+def _undistorted_directions(undistort: Any, boxes: np.ndarray, degrees: np.ndarray) -> np.ndarray:
+    """Image directions (degrees, NaN: none) at the centres of ``boxes`` of a frame seen
+    through a lens, as they run in the undistorted frame."""
+    out = np.full(len(degrees), np.nan)
+    seen = np.flatnonzero(np.isfinite(degrees))
+    if not len(seen):
+        return out
+    c = np.c_[(boxes[seen, 0] + boxes[seen, 2]) / 2, (boxes[seen, 1] + boxes[seen, 3]) / 2]
+    a = np.radians(degrees[seen])
+    tips = c + 3.0 * np.c_[np.cos(a), -np.sin(a)]
+    moved = np.asarray(undistort(np.vstack([c, tips])), float)
+    d = moved[len(seen):] - moved[:len(seen)]
+    out[seen] = np.degrees(np.arctan2(-d[:, 1], d[:, 0])) % 360.0
+    return out
 
 
 def _one_read(pieces: list[SeenPiece], game: str) -> list[SeenPiece]:

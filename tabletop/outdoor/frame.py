@@ -49,7 +49,8 @@ def detect_on_field(detect: Callable[[np.ndarray], Detections], image: np.ndarra
         kp = found.keypoints.copy()
         kp[:, :, 0] += x0
         kp[:, :, 1] += y0
-    return Detections(xyxy, found.confidence, found.class_id, found.facing, kp, found.class_name)
+    return Detections(xyxy, found.confidence, found.class_id, found.facing, kp, found.class_name,
+                      found.facing_confidence)
 
 
 @dataclass

@@ -55,7 +55,10 @@ class ReadingConfig:
     spread belongs to the piece (or Otsu's threshold, when lower); ``default_footprint``
     when the foot is not found; ``stick_ratio``: a piece whose fitted foot is this much
     longer than wide is a stick, fitted as a rectangle (an ellipse of a stick's length and
-    width is half an inch short of its corners)."""
+    width is half an inch short of its corners); ``read_facings``: how a facing reader's
+    reading (:mod:`vision.facing`) is used where the detector has one: ``"fit"`` not at all
+    (the facing runs from the centre to the dot), ``"reader"`` it is the facing, ``"axis"``
+    it is the facing, but a stick keeps its fitted long axis, turned to the reader's end."""
 
     piece_height: float = 0.4
     px_per_inch: float = 24.0
@@ -69,6 +72,7 @@ class ReadingConfig:
     method: str = "box"
     refine_dots: bool = True
     height_ratio: float | None = None
+    read_facings: str = "reader"
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,9 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
     # each box's centre lifted to half the height: where the piece roughly stands
     centres = view.to_field(np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], h / 2) \
         if len(boxes) else np.zeros((0, 2))
+    sure = getattr(det, "facing_confidence", None)
+    read = None if sure is None or det.facing is None else \
+        np.where(np.isfinite(sure), np.asarray(det.facing, float), np.nan)
     out: list[tuple[str, PieceReading]] = []
     for k, i in enumerate(keep):
         side = _side_of(names[i], config.sides)
@@ -137,6 +144,8 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
         fit = _fitted(view, boxes[k], centres[k], dot, config) if config.method == "box" else None
         if fit is not None:  # the prism that casts the box: an ellipse (a stick: a rectangle) along the facing
             x, y, length, width, facing, shape = fit
+            if dot is not None and read is not None:
+                facing = _read_facing(view, boxes[k], float(read[i]), fit, facing, config)
             at = FieldPoint(x, y)
             footprint = Footprint.rectangle(length, width) if shape == "rectangle" else Footprint.ellipse(length, width)
             reading = PieceReading("", side, at, facing, footprint, tuple(float(v) for v in boxes[k]),  # type: ignore[arg-type]
@@ -151,6 +160,8 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
         else:
             centre, hull, axis, elongation, method = centres[k], None, None, 1.0, "box"
         facing = _facing(centre, dot, axis, elongation, config.axis_ratio)
+        if dot is not None and read is not None:
+            facing = _read_facing(view, boxes[k], float(read[i]), None, facing, config)
         at = FieldPoint(float(centre[0]), float(centre[1]))
         footprint, outline = _footprint(hull, at, facing, config.default_footprint)
         reading = PieceReading("", side, at, facing, footprint, tuple(float(v) for v in boxes[k]),  # type: ignore[arg-type]
@@ -161,13 +172,16 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
 
 def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
                config: ReadingConfig = ReadingConfig(), image: np.ndarray | None = None,
-               sides: Sequence[str | None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+               sides: Sequence[str | None] | None = None, read: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Centres (N x 2, field inches) and facings (N, degrees; NaN without a dot) of pieces
     from their boxes and front dots (undistorted pixels; ``dots`` N x 2, a NaN row for a box
     without one): the prism that casts each box, else its centre lifted to half the piece's
     height. With the ``image`` and each box's side (``sides``), each dot is first moved onto
-    the dot of the side's colour near it (:func:`tabletop.outdoor.dots.refine_dot`). No
-    ground segmentation: this is the live referee's fast reading."""
+    the dot of the side's colour near it (:func:`tabletop.outdoor.dots.refine_dot`). ``read``:
+    a facing reader's facings (image degrees at each box's centre; NaN: none), used as
+    ``config.read_facings`` says for the pieces with a dot. No ground segmentation: this is
+    the live referee's fast reading."""
     boxes = np.asarray(boxes, float).reshape(-1, 4)
     n, h = len(boxes), config.piece_height
     if n == 0:
@@ -190,7 +204,28 @@ def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
             centres[k] = fit[:2]
             if dot is not None:
                 facings[k] = fit[4]
+        if dot is not None and read is not None:
+            facings[k] = _read_facing(view, boxes[k], float(read[k]), fit, float(facings[k]), config)
     return centres, facings
+
+
+def _read_facing(view: FieldView, box: np.ndarray, read: float, fit: tuple[Any, ...] | None, facing: float,
+                 config: ReadingConfig) -> float:
+    """The facing of a piece with a dot, given a facing reader's reading ``read`` (image
+    degrees at the box's centre; NaN: none) and the ``facing`` read without it (see
+    ``ReadingConfig.read_facings``)."""
+    from vision.facing import field_direction
+
+    if config.read_facings == "fit" or not math.isfinite(read):
+        return facing
+    at = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    r = field_direction(lambda pts: view.to_field(pts, 0.0), at, read)
+    if not math.isfinite(r):
+        return facing
+    if config.read_facings == "axis" and fit is not None and fit[5] == "rectangle":
+        a = fit[4] % 360.0
+        return a if _angle(a, r) <= 90.0 else (a + 180.0) % 360.0
+    return r
 
 
 def one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = ONE_PIECE_IOU) -> list[int]:

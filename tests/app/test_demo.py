@@ -20,14 +20,8 @@ from tabletop.live.infer import Reading
 # that is missed and why. A game listed here must miss exactly these (strict: once the reading
 # gets them right, the entry goes); any other game must get every announcement right.
 SHORT_OF_TRUTH: dict[str, dict[str, str]] = {
-    # oneworld, when-gods-collide, wormholes and battle-grounds: their detectors read the sample
-    # turns in full
-    "the-game": {
-        "R4 (observed) moves 4.41\" and ends facing 50°.":
-            "R4's move is read (4.48\"), but facing about 73°: the detector's box is 2 to 4 px off on "
-            "a 30 px stone whose front dot lies near its centre, which turns the facing from the "
-            "box-fitted centre to the dot",
-    },
+    # every game's detector reads its sample turn in full; The Game's R4 read 73 deg for 50
+    # until its facing was read from the piece's pixels (vision/facing.py) instead of the box
 }
 
 
