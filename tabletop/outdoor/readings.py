@@ -143,11 +143,13 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
                 dot = FieldPoint(float(d[0]), float(d[1]))
         fit = _fitted(view, boxes[k], centres[k], dot, config) if config.method == "box" else None
         if fit is not None:  # the prism that casts the box: an ellipse (a stick: a rectangle) along the facing
-            x, y, length, width, facing, shape = fit
+            x, y, length, width, fitted, shape = fit
+            facing = fitted
             if dot is not None and read is not None:
-                facing = _read_facing(view, boxes[k], float(read[i]), fit, facing, config)
+                facing = _read_facing(view, boxes[k], float(read[i]), fit, fitted, config)
             at = FieldPoint(x, y)
             footprint = Footprint.rectangle(length, width) if shape == "rectangle" else Footprint.ellipse(length, width)
+            footprint = _turned(footprint, facing - fitted)  # the foot stays where it was fitted
             reading = PieceReading("", side, at, facing, footprint, tuple(float(v) for v in boxes[k]),  # type: ignore[arg-type]
                                    float(det.confidence[i]), dot, "fit", footprint.outline(x, y, facing))
             out.append((side, reading))
@@ -207,6 +209,23 @@ def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
         if dot is not None and read is not None:
             facings[k] = _read_facing(view, boxes[k], float(read[k]), fit, float(facings[k]), config)
     return centres, facings
+
+
+def _turned(footprint: Footprint, by: float) -> Footprint:
+    """``footprint`` (in its piece's frame) for the same piece turned ``by`` degrees more: the
+    same foot on the ground, so a polygon unless the turn is a half or whole one (or none).
+
+    >>> _turned(Footprint.ellipse(2.0, 1.0), 180.0).shape.value
+    'ellipse'
+    >>> f = _turned(Footprint.rectangle(2.0, 1.0), 90.0)
+    >>> [(round(p.x, 6) + 0.0, round(p.y, 6) + 0.0) for p in f.points]
+    [(-0.5, -1.0), (0.5, -1.0), (0.5, 1.0), (-0.5, 1.0)]
+    """
+    off = by % 180.0
+    if min(off, 180.0 - off) < 0.5:
+        return footprint
+    c, s = math.cos(math.radians(-by)), math.sin(math.radians(-by))
+    return Footprint.polygon(tuple(FieldPoint(u * c - v * s, u * s + v * c) for u, v in footprint.local))
 
 
 def _read_facing(view: FieldView, box: np.ndarray, read: float, fit: tuple[Any, ...] | None, facing: float,
