@@ -114,6 +114,8 @@ def main() -> int:
                     help="score the average of K frames of each still position (fresh sensor noise, no hands)")
     ap.add_argument("--imgsz", type=int, default=640, help="the detector's input size (longest side)")
     ap.add_argument("--no-crop", action="store_true", help="run the detector on the whole frame")
+    ap.add_argument("--conf", type=float, default=None,
+                    help="the detector's confidence threshold, and the readings' (default: their own, 0.25)")
     args = ap.parse_args()
     if args.seed == 1:
         ap.error("seed 1 made the detector's training set: pick another")
@@ -122,15 +124,17 @@ def main() -> int:
     if weights is not None:
         from vision.detect import Detector
 
-        detector = Detector.load(str(weights), imgsz=args.imgsz)
+        detector = Detector.load(str(weights), imgsz=args.imgsz, **({} if args.conf is None else {"conf": args.conf}))
     opts = TheGameOptions()
-    config = ReadingConfig(piece_height=args.height, height_ratio=args.height_ratio)
+    config = ReadingConfig(piece_height=args.height, height_ratio=args.height_ratio,
+                           **({} if args.conf is None else {"min_confidence": args.conf}))
     gaps: list[float] = []
     centres: list[float] = []
     facings: list[float] = []
     place: list[float] = []
     by_tilt: dict[str, list[float]] = {"35-50": [], "50-70": [], "70-90": []}
     status_ok = status_all = status_matched_ok = status_matched = flagged = close_calls = 0
+    handless = [0, 0, 0]  # frames with no hand in them: pieces to find, found, status right
     found = missed = 0
     run_ms: list[float] = []
     draw_ms: list[float] = []
@@ -188,14 +192,18 @@ def main() -> int:
                 match[pid] = k
                 used.add(k)
         ours = {res.readings[k].id: pid for pid, k in match.items()}
+        no_hand = not t.get("hands")  # what the live assistant announces: no hand over the field
         for pid in seen:
             status_all += 1
+            handless[0] += no_hand
             if pid not in match:
                 missed += 1
                 continue
             q = res.readings[match[pid]]
             ok = res.report.advice[q.id].observed == table[pid].observed
             status_ok += ok
+            handless[1] += no_hand
+            handless[2] += no_hand and ok
             flagged += (not ok) and res.report.advice[q.id].close
             close_calls += res.report.advice[q.id].close
             status_matched += 1
@@ -238,6 +246,9 @@ def main() -> int:
           f"({100 * status_matched_ok / max(1, status_matched):.1f} % of those found; target >= 98 %); "
           f"{flagged} of the {status_matched - status_matched_ok} wrong among those found were flagged "
           f"'only just' ({close_calls} flags in all)")
+    print(f"  in frames with no hand  {100 * handless[2] / max(1, handless[0]):.1f} % of {handless[0]} pieces to find "
+          f"({100 * handless[1] / max(1, handless[0]):.1f} % found; {100 * handless[2] / max(1, handless[1]):.1f} % "
+          "of those found): what the live assistant announces from, a still field with no hand over it")
     med = statistics.median(run_ms)
     print(f"time per frame            median {med:.1f} ms ({1000 / med:.1f} frames/s), p95 {_q(run_ms, 95):.1f} ms; "
           f"overlay {statistics.median(draw_ms):.1f} ms; stages: "
