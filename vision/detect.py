@@ -282,25 +282,24 @@ def _piece_reader(weights: Path) -> Any:
     """The piece reader saved beside ``weights``, if any."""
     from vision.piece_reader import PieceReader, PieceReaderError, pieces_path
 
-    path = pieces_path(weights)
-    if not path.is_file():
-        return None
-    try:
-        return PieceReader.load(path)
-    except PieceReaderError as err:
-        raise DetectorError(str(err)) from None
+    return _reader_beside(pieces_path(weights), PieceReader.load, PieceReaderError)
 
 
 def _facing_reader(weights: Path) -> Any:
     """The facing reader saved beside ``weights``, if any."""
     from vision.facing import FacingReader, FacingReaderError, facing_path
 
-    path = facing_path(weights)
+    return _reader_beside(facing_path(weights), FacingReader.load, FacingReaderError)
+
+
+def _reader_beside(path: Path, load: Any, error: type[Exception]) -> Any:
+    """The reader at ``path`` (``None`` when there is none); one that cannot be loaded is a
+    :class:`DetectorError`."""
     if not path.is_file():
         return None
     try:
-        return FacingReader.load(path)
-    except FacingReaderError as err:
+        return load(path)
+    except error as err:
         raise DetectorError(str(err)) from None
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "FaceReader",
     "FaceReaderError",
     "FaceTraining",
+    "beside",
     "dataset_names",
     "die_kind",
     "faces_path",
@@ -97,9 +98,19 @@ def merged_names(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[int, ...]
 
 def faces_path(weights: str | os.PathLike[str]) -> Path:
     """Where the face reader of detector weights ``weights`` lives (beside them)."""
+    return beside(weights, FACES_SUFFIX)
+
+
+def beside(weights: str | os.PathLike[str], suffix: str) -> Path:
+    """The file beside detector weights ``weights`` named after them with ``suffix``
+    instead of their own (a reader that goes with them).
+
+    >>> beside("runs/m/oneworld.pt", ".pieces.pt").as_posix(), beside("m", ".faces.pt").as_posix()
+    ('runs/m/oneworld.pieces.pt', 'm.faces.pt')
+    """
     p = Path(weights)
     stem = p.name[: -len(p.suffix)] if p.suffix else p.name
-    return p.with_name(stem + FACES_SUFFIX)
+    return p.with_name(stem + suffix)
 
 
 def dataset_names(folder: Path) -> list[str]:

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.dice_faces import _crop, _fit, _Inference, _load_net, _save_net
+from vision.dice_faces import _crop, _fit, _Inference, _load_net, _save_net, beside
 
 __all__ = [
     "BINS",
@@ -68,9 +68,7 @@ class FacingReaderError(Exception):
 
 def facing_path(weights: str | os.PathLike[str]) -> Path:
     """Where the facing reader of detector weights ``weights`` lives (beside them)."""
-    p = Path(weights)
-    stem = p.name[: -len(p.suffix)] if p.suffix else p.name
-    return p.with_name(stem + FACING_SUFFIX)
+    return beside(weights, FACING_SUFFIX)
 
 
 def _apply(m: np.ndarray, points: Any) -> np.ndarray:

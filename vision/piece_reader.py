@@ -42,6 +42,7 @@ from vision.dice_faces import (
     _load_net,
     _probabilities,
     _save_net,
+    beside,
     die_kind,
     is_die_kind,
 )
@@ -70,9 +71,7 @@ class PieceReaderError(Exception):
 
 def pieces_path(weights: str | os.PathLike[str]) -> Path:
     """Where the piece reader of detector weights ``weights`` lives (beside them)."""
-    p = Path(weights)
-    stem = p.name[: -len(p.suffix)] if p.suffix else p.name
-    return p.with_name(stem + PIECES_SUFFIX)
+    return beside(weights, PIECES_SUFFIX)
 
 
 def reader_classes(names: Sequence[str]) -> tuple[str, ...]:

@@ -164,22 +164,13 @@ def test_training_needs_dice(tmp_path):
         train_face_reader(tmp_path, ["greek", "d6-1", "hand"], FaceTraining(epochs=1))
 
 
-class _Backend:
-    """Stands in for a detector backend: always the same boxes of the model's classes."""
 
-    def __init__(self, found: Detections) -> None:
-        self.found = found
-
-    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
-        return self.found
-
-
-def test_the_pair_reports_the_game_names():
+def test_the_pair_reports_the_game_names(fixed_backend):
     kinds, _ = merged_names(WGC)
     found = Detections(np.array([[0, 0, 10, 10], [20, 20, 35, 35], [40, 5, 55, 20], [5, 30, 20, 45]], float),
                        np.array([0.9, 0.8, 0.7, 0.6]), np.array([1, 4, 2, 5]))  # norse, d6, chess-die, hand
     info = ModelInfo(Path("wgc.pt"), kinds, "detect", 640)
-    detector = Detector(_Backend(found), info, "stub", faces=_reader())
+    detector = Detector(fixed_backend(found), info, "stub", faces=_reader())
     assert detector.names == tuple(WGC)
     out = detector.detect(np.full((60, 60, 3), 128, np.uint8))
     names = list(out.class_name)
@@ -189,10 +180,10 @@ def test_the_pair_reports_the_game_names():
     assert out.confidence.tolist() == [0.9, 0.8, 0.7, 0.6]
 
 
-def test_a_reader_of_another_game_is_refused():
+def test_a_reader_of_another_game_is_refused(fixed_backend):
     info = ModelInfo(Path("x.pt"), ("pawn-suns", "die-suns", "hand"), "detect", 640)
     with pytest.raises(DetectorError, match="does not know pawn-suns"):
-        Detector(_Backend(Detections.empty()), info, "stub", faces=_reader())
+        Detector(fixed_backend(Detections.empty()), info, "stub", faces=_reader())
 
 
 def test_a_recipe_can_ask_for_a_face_reader():

@@ -189,13 +189,6 @@ def test_a_reader_survives_save_and_load(tmp_path):
     assert facing_path("a/the-game.pt") == Path("a/the-game.facing.pt")
 
 
-class _Backend:
-    def __init__(self, found: Detections) -> None:
-        self.found = found
-
-    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
-        return self.found
-
 
 class _Fixed:
     """A facing reader that reads every piece as facing 45 degrees."""
@@ -210,22 +203,22 @@ class _Fixed:
         return np.full(len(xyxy), 45.0), np.full(len(xyxy), 0.8)
 
 
-def test_the_detector_reads_the_facing_of_each_piece_with_a_dot():
+def test_the_detector_reads_the_facing_of_each_piece_with_a_dot(fixed_backend):
     names = ("red-piece", "blue-piece", "hand")
     kp = np.array([[[5, 1, 0.9]], [[30, 22, 0.8]], [[0, 0, 0.9]]], float)
     boxes = np.array([[0, 0, 10, 10], [20, 20, 35, 35], [5, 30, 40, 60]], float)
     found = Detections(boxes, np.array([0.9, 0.8, 0.7]), np.array([0, 1, 2]), np.array([90.0, 10.0, 0.0]), kp)
     info = ModelInfo(Path("tg.pt"), names, "pose", 640, (1, 3))
     reader = _Fixed()
-    out = Detector(_Backend(found), info, "stub", facing=reader).detect(np.full((64, 64, 3), 100, np.uint8))
+    out = Detector(fixed_backend(found), info, "stub", facing=reader).detect(np.full((64, 64, 3), 100, np.uint8))
     assert reader.boxes[0].tolist() == boxes[:2].tolist()  # a hand is not read
     assert out.facing[:2].tolist() == [45.0, 45.0] and out.facing[2] == 0.0
     assert out.facing_confidence[:2].tolist() == [0.8, 0.8] and np.isnan(out.facing_confidence[2])
     assert out[1].facing_confidence.tolist() == [0.8]  # kept by indexing
-    plain = Detector(_Backend(found), info, "stub").detect(np.full((64, 64, 3), 100, np.uint8))
+    plain = Detector(fixed_backend(found), info, "stub").detect(np.full((64, 64, 3), 100, np.uint8))
     assert plain.facing_confidence is None and plain.facing.tolist() == [90.0, 10.0, 0.0]
     with pytest.raises(DetectorError, match="front-dot keypoint"):
-        Detector(_Backend(found), replace(info, task="detect", kpt_shape=None), "stub", facing=reader)
+        Detector(fixed_backend(found), replace(info, task="detect", kpt_shape=None), "stub", facing=reader)
 
 
 def test_the_referee_takes_the_readers_facing_for_a_piece_with_a_dot():

@@ -188,13 +188,6 @@ def test_training_needs_every_class_it_reads(tmp_path):
     assert reader.classes == ("level-1", "level-3") and reader.metrics["left_to_detector"] == ["level-2"]
 
 
-class _Backend:
-    def __init__(self, found: Detections) -> None:
-        self.found = found
-
-    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
-        return self.found
-
 
 class _Fixed:
     """A reader that reads every piece as one class: shows which boxes were re-read."""
@@ -211,12 +204,12 @@ class _Fixed:
         return [self.answer] * len(xyxy), np.full(len(xyxy), 0.9)
 
 
-def test_the_pair_re_reads_pieces_and_leaves_hands():
+def test_the_pair_re_reads_pieces_and_leaves_hands(fixed_backend):
     found = Detections(np.array([[0, 0, 10, 10], [20, 20, 35, 35], [5, 30, 40, 60]], float),
                        np.array([0.9, 0.8, 0.7]), np.array([1, 2, 4]))  # north-i, south-sa, hand
     info = ModelInfo(Path("bg.pt"), tuple(BG), "detect", 640)
     reader = _Fixed(BG, ("north-sa", "north-i", "south-sa", "south-i"), "south-i")
-    out = Detector(_Backend(found), info, "stub", pieces=reader).detect(np.full((64, 64, 3), 100, np.uint8))
+    out = Detector(fixed_backend(found), info, "stub", pieces=reader).detect(np.full((64, 64, 3), 100, np.uint8))
     assert list(out.class_name) == ["south-i", "south-i", "hand"]
     assert out.class_id.tolist() == [3, 3, 4]
     assert out.confidence.tolist() == [0.9, 0.8, 0.7]  # the detector's: how sure a piece is there
@@ -224,14 +217,14 @@ def test_the_pair_re_reads_pieces_and_leaves_hands():
     assert reader.detected[0] == ["north-i", "south-sa"]  # the detector's classes go with the boxes
     # a reader of some classes only leaves the others as the detector read them
     only_north = _Fixed(BG, ("north-sa", "north-i"), "north-sa")
-    out = Detector(_Backend(found), info, "stub", pieces=only_north).detect(np.full((64, 64, 3), 100, np.uint8))
+    out = Detector(fixed_backend(found), info, "stub", pieces=only_north).detect(np.full((64, 64, 3), 100, np.uint8))
     assert list(out.class_name) == ["north-sa", "south-sa", "hand"]
 
 
-def test_a_piece_reader_of_another_model_is_refused():
+def test_a_piece_reader_of_another_model_is_refused(fixed_backend):
     info = ModelInfo(Path("x.pt"), ("borg-stone", "chez-stone", "hand"), "detect", 640)
     with pytest.raises(DetectorError, match="does not belong"):
-        Detector(_Backend(Detections.empty()), info, "stub", pieces=_reader())
+        Detector(fixed_backend(Detections.empty()), info, "stub", pieces=_reader())
 
 
 def test_a_recipe_can_ask_for_a_piece_reader():
