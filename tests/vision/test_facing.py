@@ -259,3 +259,16 @@ def test_a_recipe_can_ask_for_a_facing_reader():
     assert settings == FacingTraining(epochs=5, size=40, renders=((30, 9),))
     with pytest.raises(FacingReaderError, match="malformed"):
         FacingTraining.from_json({"renders": [{"count": "many", "seed": 1}]})
+
+
+def test_a_reading_through_a_lens_is_turned_as_the_lens_turns_it():
+    """Behind a lens the boxes are undistorted before they are lifted: the reader's
+    direction at a box's centre is carried into the undistorted frame with it."""
+    from tabletop.live.board import _undistorted_directions
+
+    boxes = np.array([[10, 10, 30, 30], [50, 50, 70, 60], [0, 0, 4, 4]], float)
+    read = np.array([45.0, 90.0, np.nan])
+    same = _undistorted_directions(lambda p: np.asarray(p, float), boxes, read)
+    assert same[:2] == pytest.approx([45.0, 90.0]) and np.isnan(same[2])
+    wide = _undistorted_directions(lambda p: np.asarray(p, float) * [2.0, 1.0], boxes, read)  # stretched across
+    assert wide[0] == pytest.approx(math.degrees(math.atan2(1, 2))) and wide[1] == pytest.approx(90.0)
