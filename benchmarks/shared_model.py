@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 from dataclasses import replace
@@ -141,7 +142,8 @@ def main() -> int:
         target = out / f"{g}.pt"
         if not target.is_file():
             print(f"training {g} for {args.epochs} epochs on {args.fraction:g} of {data.parent}", flush=True)
-            result = train(recipe, data, out, fraction=args.fraction)
+            result = train(recipe, data, out / f"train-{g}", fraction=args.fraction)  # a run folder each
+            shutil.copyfile(result.weights, target)
             print(f"  {result.seconds / 60:.1f} min", flush=True)
         models[g] = target
     for g in args.games:
