@@ -1,14 +1,19 @@
 """One detector per game, or one shared by several games: both trained alike, measured alike.
 
     python3 benchmarks/shared_model.py [--games oneworld battle-grounds] [--epochs 8]
-        [--fraction 0.25] [--out runs/shared-model] [--tiles GAME=DIR ...] [--held GAME=DIR ...]
+        [--own-epochs N] [--fraction 0.25] [--out runs/shared-model] [--tiles GAME=DIR ...]
+        [--held GAME=DIR ...]
 
 For each game it trains a nano detector from scratch on the game's training tiles (the ones
 ``tabletop train GAME`` cuts, default ``runs/train-GAME/tiles-320``), and one shared detector
 on the union of the games' tiles (each game's classes kept apart, ``hand`` one class for all),
 with the games' recipe settings (optimizer, learning rate, augmentation, image size, batch,
 seed), ``--epochs`` epochs and ``--fraction`` of each game's training tiles: the shared model
-sees every game's images the per-game models see, no more. Then each model is validated by
+sees every game's images the per-game models see, no more. In as many epochs it takes as
+many steps as the per-game models together; ``--own-epochs`` (default ``--epochs``) trains
+the per-game models longer, e.g. as many steps each as the shared model
+(``--epochs`` times the number of games). Trained models are kept in ``--out`` by name and
+epochs, and reused. Then each model is validated by
 ultralytics on each game's held-out renders (default ``runs/held-GAME``, made with
 ``tabletop render GAME --count 200 --seed 1001 --val 0 --out DIR``) at 640 pixels, the
 shared model with the labels mapped to its classes, and the script prints mAP50 and
@@ -105,6 +110,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", nargs="+", default=["oneworld", "battle-grounds"])
     ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--own-epochs", type=int, default=None, help="epochs of the per-game models (default --epochs)")
     ap.add_argument("--fraction", type=float, default=0.25)
     ap.add_argument("--out", type=Path, default=Path("runs/shared-model"))
     ap.add_argument("--tiles", nargs="*", default=[], metavar="GAME=DIR")
@@ -135,21 +141,24 @@ def main() -> int:
     base = load_recipe(args.games[0])
     results: dict[str, dict[str, float]] = {}
     models: dict[str, Path] = {}
+    own_epochs = args.own_epochs or args.epochs
     for g in [*args.games, "shared"]:
         recipe = load_recipe(g) if g != "shared" else replace(base, game="shared")
-        recipe = with_overrides(replace(recipe, then=None), epochs=args.epochs)
+        epochs = args.epochs if g == "shared" else own_epochs
+        recipe = with_overrides(replace(recipe, then=None), epochs=epochs)
         data = tiles[g] / "data.yaml" if g != "shared" else out / "data-shared" / "data.yaml"
-        target = out / f"{g}.pt"
+        target = out / f"{g}-{epochs}ep-{args.fraction:g}.pt"
         if not target.is_file():
-            print(f"training {g} for {args.epochs} epochs on {args.fraction:g} of {data.parent}", flush=True)
-            result = train(recipe, data, out / f"train-{g}", fraction=args.fraction)  # a run folder each
+            print(f"training {g} for {epochs} epochs on {args.fraction:g} of {data.parent}", flush=True)
+            result = train(recipe, data, out / f"train-{g}-{epochs}", fraction=args.fraction)  # a run folder each
             shutil.copyfile(result.weights, target)
             print(f"  {result.seconds / 60:.1f} min", flush=True)
         models[g] = target
     for g in args.games:
         results[g] = {"own": _validate(models[g], out / f"held-{g}-own"),  # type: ignore[dict-item]
                       "shared": _validate(models["shared"], out / f"held-{g}-shared")}  # type: ignore[dict-item]
-    print(f"\n{args.epochs} epochs on {args.fraction:g} of each game's training tiles; held-out renders at 640 px")
+    print(f"\n{args.fraction:g} of each game's training tiles; per-game models {own_epochs} epochs, the shared one "
+          f"{args.epochs}; held-out renders at 640 px")
     print("| game | classes (own / shared) | own model mAP50 / mAP50-95 | shared model mAP50 / mAP50-95 |")
     print("|---|---|---|---|")
     for g in args.games:
