@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.dice_faces import _crop, _fit, _Inference, _load_net, _save_net, beside
+from vision.dice_faces import _crop, _fit, _Inference, _load_net, _probabilities, _save_net, beside
 
 __all__ = [
     "BINS",
@@ -173,11 +173,7 @@ class FacingReader:
         xyxy = np.asarray(xyxy, float).reshape(-1, 4)
         if not len(xyxy):
             return np.zeros(0), np.zeros(0)
-        crops = np.stack([_crop(frame, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, self.pad * max(b[2] - b[0], b[3] - b[1]),
-                                0.0, self.size) for b in xyxy])
-        logits = self._run.logits(crops)
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return decode(p / p.sum(axis=1, keepdims=True))
+        return decode(_probabilities(self._run, frame, xyxy, self.size, self.pad))
 
 
 @dataclass(frozen=True)
