@@ -116,7 +116,8 @@ class BoardMapper:
         """The seen board of one frame's detections. The Game, given the frame's
         ``image_size`` (width, height): each piece where the prism casting its box stands,
         not where its box centre meets the ground (:func:`tabletop.outdoor.readings.lift_boxes`),
-        its front dot put on the dot's colour in the ``image`` when given."""
+        its front dot put on the dot's colour in the ``image`` when given, and its side checked
+        against the colour of that dot (:func:`tabletop.outdoor.dots.sides_by_dot`)."""
         names = _class_names(det, self.names)
         keep = det.confidence >= self.min_confidence
         if self.game == "the-game" and len(det):  # one piece boxed once per side: one box stays
@@ -127,6 +128,11 @@ class BoardMapper:
             keep = np.array([bool(k) and (names[i] == "hand" or i in once) for i, k in enumerate(keep)], bool)
             det, names = det[keep], [n for n, k in zip(names, keep) if k]  # lift only the boxes kept
             keep = np.ones(len(det), bool)
+            if image is not None and det.keypoints is not None and det.keypoints.shape[1] and len(det):
+                from tabletop.outdoor.dots import sides_by_dot
+
+                kp = det.keypoints[:, 0, :]
+                names = sides_by_dot(image, det.xyxy, np.where((kp[:, 2] > 0)[:, None], kp[:, :2], np.nan), names)
         pieces: list[SeenPiece] = []
         dice: list[str] = []
         hands: list[tuple[float, float, float, float]] = []

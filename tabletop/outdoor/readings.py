@@ -33,7 +33,7 @@ import numpy as np
 
 from rules.geometry import FieldPoint
 from rules.the_game.shapes import Footprint
-from tabletop.outdoor.dots import refine_dot
+from tabletop.outdoor.dots import dot_side, refine_dot
 from tabletop.outdoor.view import FieldView
 from vision.detect_eval import box_iou
 
@@ -134,6 +134,7 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
             kp = (float(det.keypoints[i, 0, 0]), float(det.keypoints[i, 0, 1]))
             if config.refine_dots:
                 b = boxes[k]
+                side = dot_side(image, kp, side, max(3, int(0.25 * min(b[2] - b[0], b[3] - b[1]))), config.sides)
                 # a keypoint the detector doubts (the dot hidden or blurred): look all over the box
                 sure = det.keypoints[i, 0, 2] >= 0.5
                 reach = 0.25 * min(b[2] - b[0], b[3] - b[1]) if sure else 0.5 * max(b[2] - b[0], b[3] - b[1])

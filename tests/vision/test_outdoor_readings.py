@@ -231,3 +231,22 @@ def test_one_piece_boxed_twice_is_read_once(rendered):
                        np.r_[det.class_id, 1], None, np.vstack([det.keypoints, det.keypoints[k:k + 1]]),
                        np.r_[det.class_name, np.array([other], dtype=object)])
     assert len(read_pieces(image, twice, view)) == len(read_pieces(image, det, view))
+
+
+def test_a_piece_read_as_the_wrong_side_is_put_right_by_its_dots_colour():
+    """The detector now and then reads a red stone as blue; where its dot's colour says red
+    and nothing blue stands out there, the side is the dot's. A dot of the detector's colour,
+    or no clear dot, leaves the detector's side."""
+    import numpy as np
+
+    from tabletop.outdoor.dots import sides_by_dot
+
+    img = np.full((60, 120, 3), 110, np.uint8)
+    img[18:23, 18:23] = (30, 30, 220)     # a red dot at (20, 20)
+    img[18:23, 58:63] = (220, 40, 30)     # a blue dot at (60, 20)
+    img[18:23, 98:103] = (120, 110, 125)  # a faint smudge at (100, 20): no side stands out
+    boxes = np.array([[10, 10, 30, 30], [50, 10, 70, 30], [90, 10, 110, 30], [10, 35, 30, 55]], float)
+    kps = np.array([[20, 20], [60, 20], [100, 20], [np.nan, np.nan]], float)
+    names = ["blue-piece", "blue-piece", "red-piece", "blue-piece"]
+    assert sides_by_dot(img, boxes, kps, names) == ["red-piece", "blue-piece", "red-piece", "blue-piece"]
+    assert sides_by_dot(img, boxes[:1], kps[:1], ["hand"]) == ["hand"]
