@@ -100,6 +100,19 @@ class Detections:
             facing = facing_from_keypoints(xyxy, keypoints)
         return cls(xyxy, conf, class_id, facing, keypoints, class_name)
 
+    def read_facings(self) -> np.ndarray | None:
+        """The facings a facing reader read (image degrees; NaN for a box it did not read), or
+        ``None`` when no box was read that way (the facings, if any, are the keypoints').
+
+        >>> d = Detections(np.zeros((2, 4)), np.ones(2), np.zeros(2, int), np.array([10.0, 20.0]),
+        ...                facing_confidence=np.array([0.9, np.nan]))
+        >>> d.read_facings().tolist()[0], Detections.empty().read_facings()
+        (10.0, None)
+        """
+        if self.facing is None or self.facing_confidence is None:
+            return None
+        return np.where(np.isfinite(self.facing_confidence), np.asarray(self.facing, float), np.nan)
+
     def anchors(self, anchor: str = "center") -> np.ndarray:
         """Points per box: ``center``, or ``bottom_center`` where a standing piece meets the table."""
         x = (self.xyxy[:, 0] + self.xyxy[:, 2]) / 2

@@ -196,9 +196,7 @@ def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], ima
 
     pose, k, dist = getattr(geometry, "pose", None), getattr(geometry, "k", None), getattr(geometry, "dist", None)
     boxes = np.asarray(det.xyxy, float).reshape(-1, 4)
-    read = None
-    if det.facing is not None and det.facing_confidence is not None:
-        read = np.where(np.isfinite(det.facing_confidence), np.asarray(det.facing, float), np.nan)
+    read = det.read_facings()
     dots = None
     if det.keypoints is not None and det.keypoints.shape[1]:
         kp = det.keypoints[:, 0, :]

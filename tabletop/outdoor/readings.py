@@ -36,6 +36,7 @@ from rules.the_game.shapes import Footprint
 from tabletop.outdoor.dots import dot_side, refine_dot
 from tabletop.outdoor.view import FieldView
 from vision.detect_eval import box_iou
+from vision.facing import field_direction
 
 __all__ = ["ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "lift_boxes", "name_pieces", "one_box_per_piece",
            "read_pieces"]
@@ -122,9 +123,7 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
     # each box's centre lifted to half the height: where the piece roughly stands
     centres = view.to_field(np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], h / 2) \
         if len(boxes) else np.zeros((0, 2))
-    sure = getattr(det, "facing_confidence", None)
-    read = None if sure is None or det.facing is None else \
-        np.where(np.isfinite(sure), np.asarray(det.facing, float), np.nan)
+    read = det.read_facings() if hasattr(det, "read_facings") else None
     out: list[tuple[str, PieceReading]] = []
     for k, i in enumerate(keep):
         side = _side_of(names[i], config.sides)
@@ -234,8 +233,6 @@ def _read_facing(view: FieldView, box: np.ndarray, read: float, fit: tuple[Any, 
     """The facing of a piece with a dot, given a facing reader's reading ``read`` (image
     degrees at the box's centre; NaN: none) and the ``facing`` read without it (see
     ``ReadingConfig.read_facings``)."""
-    from vision.facing import field_direction
-
     if config.read_facings == "fit" or not math.isfinite(read):
         return facing
     at = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
