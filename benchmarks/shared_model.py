@@ -145,7 +145,7 @@ def main() -> int:
     for g in [*args.games, "shared"]:
         recipe = load_recipe(g) if g != "shared" else replace(base, game="shared")
         epochs = args.epochs if g == "shared" else own_epochs
-        recipe = with_overrides(replace(recipe, then=None), epochs=epochs)
+        recipe = with_overrides(replace(recipe, then=()), epochs=epochs)
         data = tiles[g] / "data.yaml" if g != "shared" else out / "data-shared" / "data.yaml"
         target = out / f"{g}-{epochs}ep-{args.fraction:g}.pt"
         if not target.is_file():

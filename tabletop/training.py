@@ -67,7 +67,7 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("--data", metavar="DIR", help="fine-tune on this ultralytics dataset instead of renders")
     cmd.add_argument("--epochs", type=whole("epochs", 1, 10_000), metavar="N",
                      help="epochs (default: the recipe's; 30 when fine-tuning; with --continue, "
-                          "the second stage's)")
+                          "the last stage's)")
     cmd.add_argument("--imgsz", type=_imgsz, metavar="N", help="training image size (default: the recipe's)")
     cmd.add_argument("--seed", type=whole("", 0, 2**31 - 1, "the seed"), metavar="S",
                      help="training seed (default: the recipe's)")
@@ -83,8 +83,8 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("--facing-only", action="store_true",
                      help="train only the facing reader (The Game: which way each piece faces) and stop")
     cmd.add_argument("--continue", dest="continue_from", metavar="WEIGHTS",
-                     help="run only the recipe's second stage (its 'then' section) from WEIGHTS, "
-                          "a first stage's result, e.g. the shipped weights")
+                     help="run only the recipe's last stage (the last of its 'then' section) from "
+                          "WEIGHTS, the result of the stages before it, e.g. the shipped weights")
     cmd.set_defaults(run=run_train)
     return cmd
 
@@ -142,9 +142,9 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         EpochReport,
         RecipeError,
         continue_training,
+        later_stages,
         load_recipe,
         resolved_data_yaml,
-        second_stage,
         tile_dataset,
         train,
         with_overrides,
@@ -166,7 +166,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                               "or --pieces-only")
     continue_from = args.continue_from
     if continue_from is not None:
-        if recipe.then is None:
+        if not recipe.then:
             raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")
         if args.data or args.faces_only or args.pieces_only or args.facing_only:
             raise InputError("--continue", "continues a training on renders: not with --data, --faces-only, "
@@ -180,6 +180,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if folder.exists() and not folder.is_dir():
         raise InputError("--out", f"{folder} is a file, not a folder")
     start_from = None
+    share = 1.0  # a quick trial (--count) renders this share of every rendered set
     if args.data:
         data_dir = Path(args.data)
         try:
@@ -216,11 +217,11 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                 stale.unlink()
                 out.write(f"removed {stale} (a piece reader of an earlier training in {folder})\n")
     else:
-        if continue_from is not None and args.epochs and recipe.then is not None:  # the stage that runs
-            recipe = with_overrides(recipe, then={**recipe.then, "epochs": args.epochs})
+        if continue_from is not None and args.epochs and recipe.then:  # the stage that runs
+            recipe = with_overrides(recipe, then=(*recipe.then[:-1], {**recipe.then[-1], "epochs": args.epochs}))
         else:
             recipe = with_overrides(recipe, epochs=args.epochs)
-        share = args.count / recipe.data_count if args.count else 1.0  # a quick trial renders less of all
+        share = args.count / recipe.data_count if args.count else 1.0
         recipe = with_overrides(recipe, imgsz=args.imgsz, seed=args.seed, data_count=args.count)
         yaml_path = _render(recipe, folder / "data", out)
         if recipe.tile:
@@ -242,12 +243,18 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             _piece_reader_stage(recipe, folder, out, again=args.pieces_only)
             if args.pieces_only:
                 return 0
-    then = second_stage(recipe) if start_from is None else None
-    if continue_from is not None and then is not None:
-        out.write(f"continuing {continue_from} for {then.epochs} epochs (the recipe's second stage) "
-                  f"at {recipe.imgsz} px into {folder}\n")
+    stages = later_stages(recipe) if start_from is None else []
+    stage_data: list[Path | None] = []
+    if stages:
+        if any(stage.renders for stage in stages) and recipe.dice_faces is not None:
+            raise TrainingError(f"{args.game}'s recipe adds renders to a later stage: not with a dice face reader")
+        stage_data = [_stage_data(stage, k, folder, yaml_path, out, share) for k, stage in enumerate(stages)]
+    if continue_from is not None and stages:
+        yaml_path = stage_data[-1] or yaml_path
+        out.write(f"continuing {continue_from} for {stages[-1].epochs} epochs (the recipe's "
+                  f"{_ordinal(len(stages))} stage) at {recipe.imgsz} px into {folder}\n")
     else:
-        more = "" if then is None else f", then {then.epochs} more from its best weights"
+        more = "".join(f", then {s.epochs} more from its best weights" for s in stages)
         out.write(f"training {recipe.architecture} for {recipe.epochs} epochs{more} at {recipe.imgsz} px "
                   f"(seed {recipe.seed}) into {folder}\n")
     out.flush()
@@ -268,7 +275,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                                        fraction=args.fraction)
         else:
             result = train(recipe, yaml_path, folder, start_from=start_from, progress=progress,
-                           fraction=args.fraction)
+                           fraction=args.fraction, stage_data=stage_data)
     except DetectorError as err:
         raise TrainingError(str(err)) from None
     took = f"{result.seconds:.0f} s" if result.seconds < 120 else f"{result.seconds / 60:.1f} min"
@@ -352,7 +359,6 @@ def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = F
     """Train the facing reader on the full-size renders and the recipe's extra renders
     (``share`` of their count; once: ``again`` retrains it) and save it beside the weights the
     training writes."""
-    from vision.detect_train import with_overrides
     from vision.facing import FacingReaderError, FacingTraining, facing_path, train_facing_reader
 
     reader_path = facing_path(folder / f"{recipe.game}.pt")
@@ -364,9 +370,7 @@ def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = F
         assert settings is not None
         folders = [folder / "data"]
         for count, seed in settings.renders:  # more pieces than the detector's renders hold
-            extra = folder / f"facing-data-{seed}"
-            _render(with_overrides(recipe, data_count=max(2, round(count * share)), data_seed=seed), extra, out)
-            folders.append(extra)
+            folders.append(_extra_render(recipe, folder, count, seed, share, out).parent)
         out.write(f"training the facing reader for {settings.epochs} epochs on {settings.size} px crops of the "
                   f"pieces of {', '.join(map(str, folders))}\n")
         out.flush()
@@ -386,6 +390,42 @@ def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = F
     out.write(f"facing reader: validation error median {m.get('val_median_deg')} deg, 95th percentile "
               f"{m.get('val_p95_deg')} deg on {m['val_pieces']} pieces ({m['seconds']:.0f} s); saved {reader_path}\n")
     return reader_path
+
+
+def _ordinal(k: int) -> str:
+    """``1`` -> ``second``: the name of later stage ``k`` (1-based) counted from the first."""
+    return ("second", "third", "fourth", "fifth")[k - 1] if k <= 4 else f"{k + 1}th"
+
+
+def _extra_render(recipe: Any, folder: Path, count: int, seed: int, share: float, out: TextIO) -> Path:
+    """Render ``count`` more images (``share`` of them in a quick trial) with ``seed`` into
+    ``folder/data-seed<seed>`` once; the dataset's YAML."""
+    from vision.detect_train import with_overrides
+
+    return _render(with_overrides(recipe, data_count=max(2, round(count * share)), data_seed=seed),
+                   folder / f"data-seed{seed}", out)
+
+
+def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share: float) -> Path | None:
+    """The dataset of later stage ``k`` (0: the second stage): ``None`` for the first stage's
+    own, or one that adds the tiles of the stage's extra renders to it."""
+    from vision.detect_train import tile_dataset, union_data_yaml
+
+    if not stage.renders:
+        return None
+    extra = []
+    for count, seed in stage.renders:
+        data = _extra_render(stage, folder, count, seed, share, out)
+        if not stage.tile:
+            extra.append(data)
+            continue
+        tiles = folder / f"tiles-{stage.tile}-seed{seed}"
+        if not (tiles / "data.yaml").is_file():
+            out.write(f"cutting {stage.tiles_per_image} tiles of {stage.tile} px from each image into {tiles}\n")
+            out.flush()
+            tile_dataset(data.parent, tiles, stage.tile, stage.tiles_per_image, seed)
+        extra.append(tiles / "data.yaml")
+    return union_data_yaml(base, extra, folder / f"stage-{k + 2}.yaml")
 
 
 def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out: TextIO) -> Path:

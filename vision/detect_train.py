@@ -7,8 +7,11 @@ of hands), the epochs, image size, batch, seed and the few hyper-parameters chan
 ultralytics' defaults, and the held-out set it was measured on. An optional ``then``
 section continues the training from the first stage's best weights on the same data for more
 epochs with its own hyper-parameters (a fresh learning-rate schedule: how a model whose
-accuracy was still rising gets more epochs without starting over). :func:`train` runs it;
-``tabletop train`` (:mod:`tabletop.training`) is the command line.
+accuracy was still rising gets more epochs without starting over). ``then`` may be a list of
+such stages, each continuing from the one before; a stage's ``renders`` (``[{"count": N,
+"seed": S}]``) adds the tiles of more renders to its training data (fresh layouts, grounds and
+lights: how a model trained on few renders learns more without starting over). :func:`train`
+runs them all; ``tabletop train`` (:mod:`tabletop.training`) is the command line.
 
 >>> r = Recipe.from_json({"game": "oneworld", "architecture": "yolo11n.yaml",
 ...                       "data": {"count": 10, "seed": 1}, "train": {"epochs": 2}})
@@ -21,7 +24,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -35,11 +38,12 @@ __all__ = [
     "RecipeError",
     "TrainResult",
     "continue_training",
+    "later_stages",
     "load_recipe",
     "resolved_data_yaml",
-    "second_stage",
     "tile_dataset",
     "train",
+    "union_data_yaml",
 ]
 
 
@@ -76,8 +80,11 @@ class Recipe:
     #: ``facing_reader`` section: a facing reader reads which way each piece the detector
     #: finds faces (:mod:`vision.facing`); ``None``: the facing comes from the box and its dot
     facing_reader: Mapping[str, Any] | None = None
-    #: ``then`` section: a second stage from the first stage's best weights (``None``: none)
-    then: Mapping[str, Any] | None = None
+    #: ``then`` section: the stages after the first, each from the best weights of the one
+    #: before (``{"epochs", "hyperparameters", "renders"}`` each; empty: one stage)
+    then: tuple[Mapping[str, Any], ...] = ()
+    #: a later stage's extra renders (``(count, seed)`` each) whose tiles join its training data
+    renders: tuple[tuple[int, int], ...] = ()
 
     @property
     def keypoints(self) -> bool:
@@ -114,33 +121,43 @@ class Recipe:
             raise RecipeError(f"malformed recipe: {type(err).__name__}: {err}") from None
 
 
-def _then_section(doc: Any) -> dict[str, Any] | None:
+def _then_section(doc: Any) -> tuple[dict[str, Any], ...]:
     if doc is None:
-        return None
-    epochs = int(doc["epochs"])
-    if epochs < 1:
-        raise ValueError(f"then.epochs must be at least 1, not {epochs}")
-    return {"epochs": epochs, "hyperparameters": dict(doc.get("hyperparameters", {}))}
+        return ()
+    stages = []
+    for stage in doc if isinstance(doc, list) else [doc]:
+        epochs = int(stage["epochs"])
+        if epochs < 1:
+            raise ValueError(f"then.epochs must be at least 1, not {epochs}")
+        renders = tuple((int(r["count"]), int(r["seed"])) for r in stage.get("renders", ()))
+        if any(count < 2 for count, _ in renders):
+            raise ValueError("then.renders: each needs a count of at least 2")
+        stages.append({"epochs": epochs, "hyperparameters": dict(stage.get("hyperparameters", {})),
+                       "renders": renders})
+    return tuple(stages)
 
 
-def second_stage(recipe: Recipe) -> Recipe | None:
-    """The recipe of ``recipe``'s continuation (its ``then`` section): the same data, image
-    size, batch and seed, ``then``'s epochs, and ``then``'s hyper-parameters over the first
-    stage's; ``None`` when the recipe has one stage.
+def later_stages(recipe: Recipe) -> list[Recipe]:
+    """The recipes of the stages after ``recipe``'s first (its ``then`` section), in order:
+    the same data, image size, batch and seed; each stage's epochs and extra renders, and its
+    hyper-parameters over those of the stages before it. Empty when the recipe has one stage.
 
     >>> r = Recipe.from_json({"game": "the-game", "architecture": "yolo11n-pose.yaml",
     ...     "data": {"count": 10, "seed": 1}, "train": {"epochs": 24},
     ...     "hyperparameters": {"optimizer": "auto", "scale": 0.3},
-    ...     "then": {"epochs": 12, "hyperparameters": {"optimizer": "AdamW", "lr0": 0.001}}})
-    >>> s = second_stage(r)
-    >>> s.epochs, dict(s.hyperparameters), s.then
-    (12, {'optimizer': 'AdamW', 'scale': 0.3, 'lr0': 0.001}, None)
+    ...     "then": [{"epochs": 12, "hyperparameters": {"optimizer": "AdamW", "lr0": 0.001}},
+    ...              {"epochs": 4, "hyperparameters": {"lr0": 0.0005}, "renders": [{"count": 30, "seed": 7}]}]})
+    >>> [(s.epochs, dict(s.hyperparameters), s.renders) for s in later_stages(r)]  # doctest: +NORMALIZE_WHITESPACE
+    [(12, {'optimizer': 'AdamW', 'scale': 0.3, 'lr0': 0.001}, ()),
+     (4, {'optimizer': 'AdamW', 'scale': 0.3, 'lr0': 0.0005}, ((30, 7),))]
     """
-    if recipe.then is None:
-        return None
     hyper = dict(recipe.hyperparameters)
-    hyper.update(recipe.then.get("hyperparameters", {}))
-    return replace(recipe, epochs=int(recipe.then["epochs"]), hyperparameters=hyper, then=None)
+    stages = []
+    for then in recipe.then:
+        hyper = {**hyper, **then.get("hyperparameters", {})}
+        stages.append(replace(recipe, epochs=int(then["epochs"]), hyperparameters=hyper, then=(),
+                              renders=tuple(then.get("renders", ()))))
+    return stages
 
 
 def load_recipe(game: str) -> Recipe:
@@ -214,37 +231,81 @@ class TrainResult:
     metrics: Mapping[str, float]
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def _stage_name(k: int) -> str:
+    """Where later stage ``k`` (0: the second stage) runs: ``run-then``, ``run-then-2``, ..."""
+    return "run-then" if k == 0 else f"run-then-{k + 1}"
+
+
 def train(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None = None,
           progress: Callable[[EpochReport], None] | None = None, fraction: float = 1.0,
-          verbose: bool = False) -> TrainResult:
+          verbose: bool = False, stage_data: Sequence[Path | None] = ()) -> TrainResult:
     """Train per ``recipe`` on ``data_yaml``; write ``out/<game>.pt``.
 
     ``start_from``: weights to fine-tune (a user's own photos); ``None`` trains from scratch
     from ``recipe.architecture`` (a model YAML: nothing is downloaded), then runs the
-    recipe's second stage (``then``) from the first stage's best weights. ``fraction`` uses
-    that share of the training images (quick checks).
+    recipe's later stages (``then``), each from the best weights of the stage before, which
+    are kept as ``out/<game>.first-stage.pt`` (``second-stage``, ...). ``stage_data``: the
+    dataset of each later stage where it differs from ``data_yaml`` (one with extra renders:
+    :func:`union_data_yaml`). ``fraction`` uses that share of the training images (quick
+    checks).
     """
-    first = _train_stage(recipe, data_yaml, out, start_from=start_from, progress=progress, fraction=fraction,
-                         verbose=verbose, name="run")
-    if start_from is not None or recipe.then is None:
-        return first
-    kept = first.weights.with_name(f"{recipe.game}.first-stage.pt")
-    shutil.copyfile(first.weights, kept)
-    second = continue_training(recipe, data_yaml, out, kept, progress=progress, fraction=fraction, verbose=verbose)
-    return TrainResult(second.weights, first.seconds + second.seconds, first.epochs + second.epochs,
-                       second.run_dir, second.metrics)
+    result = _train_stage(recipe, data_yaml, out, start_from=start_from, progress=progress, fraction=fraction,
+                          verbose=verbose, name="run")
+    if start_from is not None:
+        return result
+    seconds, epochs = result.seconds, result.epochs
+    for k, stage in enumerate(later_stages(recipe)):
+        kept = result.weights.with_name(f"{recipe.game}.{_ORDINALS[min(k, len(_ORDINALS) - 1)]}-stage.pt")
+        shutil.copyfile(result.weights, kept)
+        data = stage_data[k] if k < len(stage_data) and stage_data[k] is not None else data_yaml
+        result = _train_stage(stage, Path(data), out, start_from=kept, progress=progress, fraction=fraction,
+                              verbose=verbose, name=_stage_name(k))
+        seconds, epochs = seconds + result.seconds, epochs + result.epochs
+    return TrainResult(result.weights, seconds, epochs, result.run_dir, result.metrics)
 
 
 def continue_training(recipe: Recipe, data_yaml: Path, out: Path, weights: Path, *,
                       progress: Callable[[EpochReport], None] | None = None, fraction: float = 1.0,
                       verbose: bool = False) -> TrainResult:
-    """Run only ``recipe``'s second stage (``then``) from ``weights``, the first stage's
-    result (the shipped weights of a recipe whose ``then`` was added afterwards)."""
-    stage = second_stage(recipe)
-    if stage is None:
+    """Run only ``recipe``'s last stage from ``weights``, the result of the stages before it
+    (the shipped weights of a recipe whose last stage was added afterwards), on ``data_yaml``
+    (that stage's dataset)."""
+    stages = later_stages(recipe)
+    if not stages:
         raise RecipeError(f"{recipe.game}'s recipe has no 'then' stage to continue with")
-    return _train_stage(stage, data_yaml, out, start_from=Path(weights), progress=progress, fraction=fraction,
-                        verbose=verbose, name="run-then")
+    return _train_stage(stages[-1], data_yaml, out, start_from=Path(weights), progress=progress, fraction=fraction,
+                        verbose=verbose, name=_stage_name(len(stages) - 1))
+
+
+def union_data_yaml(base: Path, extra: Sequence[Path], into: Path) -> Path:
+    """A dataset YAML at ``into`` training on the training images of ``base`` and of every
+    ``extra`` dataset YAML (the same classes), validated on ``base``'s validation images."""
+    import yaml
+
+    def resolved(path: Path, key: str) -> tuple[list[str], dict[str, Any]]:
+        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        root = Path(doc.get("path") or Path(path).parent)
+        if not root.is_absolute():
+            root = (Path(path).parent / root).resolve()
+        entries = doc[key] if isinstance(doc[key], list) else [doc[key]]
+        return [str(root / e) for e in entries], doc
+
+    train_dirs, doc = resolved(base, "train")
+    val_dirs, _ = resolved(base, "val")
+    for other in extra:
+        dirs, other_doc = resolved(other, "train")
+        if other_doc["names"] != doc["names"]:
+            raise RecipeError(f"{other}: its classes differ from {base}'s")
+        train_dirs += dirs
+    into = Path(into)
+    into.parent.mkdir(parents=True, exist_ok=True)
+    kept = {k: v for k, v in doc.items() if k not in ("path", "train", "val")}
+    into.write_text(yaml.safe_dump({"path": str(into.parent.resolve()), "train": train_dirs, "val": val_dirs, **kept},
+                                   sort_keys=False), encoding="utf-8")
+    return into
 
 
 def _train_stage(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None,

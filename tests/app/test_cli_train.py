@@ -179,7 +179,7 @@ def test_continue_refuses_a_recipe_without_a_second_stage(cli: Runner, tmp_path:
     shipped = detect_train.load_recipe
 
     def without_then(game: str) -> detect_train.Recipe:
-        return replace(shipped(game), then=None)
+        return replace(shipped(game), then=())
 
     monkeypatch.setattr(detect_train, "load_recipe", without_then)
     monkeypatch.chdir(tmp_path)
@@ -190,11 +190,11 @@ def test_continue_refuses_a_recipe_without_a_second_stage(cli: Runner, tmp_path:
     assert not (tmp_path / "runs").exists()
 
 
-def test_continue_runs_only_the_second_stage_for_the_epochs_given(cli: Runner, tmp_path: Path,
+def test_continue_runs_only_the_last_stage_for_the_epochs_given(cli: Runner, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """``--continue W --epochs N``: renders (or reuses) the data, then one ultralytics run from
-    ``W`` for N epochs with the second stage's hyper-parameters (ultralytics replaced by a
-    double that records what it is asked)."""
+    ``W`` for N epochs with the last stage's hyper-parameters and data (ultralytics replaced by
+    a double that records what it is asked)."""
     import types
 
     from vision import detect_train
@@ -219,16 +219,23 @@ def test_continue_runs_only_the_second_stage_for_the_epochs_given(cli: Runner, t
     monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
     start = tmp_path / "first.pt"
     shutil.copyfile(models.weights_path("the-game"), start)
-    recipe = detect_train.load_recipe("the-game")
-    assert recipe.then is not None
+    stages = detect_train.later_stages(detect_train.load_recipe("the-game"))
+    assert stages
     result = cli("train", "the-game", "--continue", str(start), "--epochs", "2", "--count", "2",
                  "--out", str(tmp_path / "out"))
     assert result.code == 0, result.err
     ((source, args),) = asked
-    assert source == str(start) and args["epochs"] == 2 and args["name"] == "run-then"
-    for key, value in recipe.then["hyperparameters"].items():
+    assert source == str(start) and args["epochs"] == 2
+    assert args["name"] == ("run-then" if len(stages) == 1 else f"run-then-{len(stages)}")
+    for key, value in stages[-1].hyperparameters.items():
         assert args[key] == value
-    assert "continuing" in result.out and "second stage" in result.out
+    assert "continuing" in result.out and "stage" in result.out
+    if stages[-1].renders:  # its data: the renders' tiles and the stage's extra renders' (a share of them)
+        import yaml
+
+        doc = yaml.safe_load(Path(str(args["data"])).read_text())
+        assert len(doc["train"]) == 1 + len(stages[-1].renders)
+        assert all(Path(d).is_dir() and any(Path(d).iterdir()) for d in doc["train"])
     assert (tmp_path / "out" / "the-game.pt").read_text() == "trained"
 
 

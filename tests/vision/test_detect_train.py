@@ -84,15 +84,54 @@ def _recipe(**then: object) -> Recipe:
 
 
 def test_a_second_stage_takes_its_epochs_and_its_hyperparameters_over_the_first() -> None:
-    from vision.detect_train import second_stage
+    from vision.detect_train import later_stages
 
-    assert second_stage(_recipe()) is None
-    stage = second_stage(_recipe(epochs=3, hyperparameters={"optimizer": "AdamW", "lr0": 0.001}))
-    assert stage is not None
-    assert stage.epochs == 3 and stage.then is None
+    assert later_stages(_recipe()) == []
+    (stage,) = later_stages(_recipe(epochs=3, hyperparameters={"optimizer": "AdamW", "lr0": 0.001}))
+    assert stage.epochs == 3 and stage.then == () and stage.renders == ()
     assert dict(stage.hyperparameters) == {"optimizer": "AdamW", "scale": 0.3, "lr0": 0.001}
     with pytest.raises(RecipeError, match="then.epochs"):
         _recipe(epochs=0)
+
+
+def _three_stages() -> Recipe:
+    return Recipe.from_json({
+        "game": "the-game", "architecture": "yolo11n-pose.yaml", "data": {"count": 4, "seed": 1},
+        "train": {"epochs": 5}, "hyperparameters": {"optimizer": "auto", "scale": 0.3},
+        "then": [{"epochs": 3, "hyperparameters": {"optimizer": "AdamW", "lr0": 0.001}},
+                 {"epochs": 2, "hyperparameters": {"lr0": 0.0005}, "renders": [{"count": 6, "seed": 7}]}]})
+
+
+def test_later_stages_carry_the_hyperparameters_of_the_stages_before_and_their_own_renders() -> None:
+    from vision.detect_train import later_stages
+
+    second, third = later_stages(_three_stages())
+    assert (second.epochs, second.renders) == (3, ())
+    assert (third.epochs, third.renders) == (2, ((6, 7),))
+    assert dict(third.hyperparameters) == {"optimizer": "AdamW", "scale": 0.3, "lr0": 0.0005}
+    assert later_stages(_recipe()) == []
+    with pytest.raises(RecipeError, match="count of at least 2"):
+        Recipe.from_json({"game": "g", "architecture": "a", "data": {"count": 4, "seed": 1},
+                          "then": [{"epochs": 2, "renders": [{"count": 1, "seed": 3}]}]})
+
+
+def test_a_union_dataset_trains_on_every_set_and_validates_on_the_first(tmp_path: Path) -> None:
+    import yaml
+
+    from vision.detect_train import union_data_yaml
+
+    for name in ("base", "more"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "data.yaml").write_text(
+            f"path: {tmp_path / name}\ntrain: images/train\nval: images/val\nnames: {{0: a, 1: b}}\nkpt_shape: [1, 3]\n")
+    out = union_data_yaml(tmp_path / "base" / "data.yaml", [tmp_path / "more" / "data.yaml"], tmp_path / "u.yaml")
+    doc = yaml.safe_load(out.read_text())
+    assert doc["train"] == [str(tmp_path / "base" / "images" / "train"), str(tmp_path / "more" / "images" / "train")]
+    assert doc["val"] == [str(tmp_path / "base" / "images" / "val")]
+    assert doc["names"] == {0: "a", 1: "b"} and doc["kpt_shape"] == [1, 3]
+    (tmp_path / "more" / "data.yaml").write_text("path: .\ntrain: images/train\nval: images/val\nnames: [c]\n")
+    with pytest.raises(RecipeError, match="classes differ"):
+        union_data_yaml(tmp_path / "base" / "data.yaml", [tmp_path / "more" / "data.yaml"], tmp_path / "u.yaml")
 
 
 class _FakeYOLO:
@@ -154,3 +193,29 @@ def test_training_runs_the_second_stage_from_the_first_stages_best_weights(tmp_p
     assert Path(source).name == "shipped.pt" and args["epochs"] == 3
     with pytest.raises(RecipeError, match="no 'then' stage"):
         detect_train.continue_training(_recipe(), tmp_path / "data.yaml", tmp_path / "more", start)
+
+
+def test_each_later_stage_starts_from_the_one_before_on_its_own_data(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from vision import detect_train
+
+    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=_FakeYOLO))
+    _FakeYOLO.calls = []
+    result = detect_train.train(_three_stages(), tmp_path / "data.yaml", tmp_path / "out",
+                                stage_data=[None, tmp_path / "more.yaml"])
+    first, second, third = _FakeYOLO.calls
+    assert [Path(str(a["data"])).name for _, a in (first, second, third)] == ["data.yaml", "data.yaml", "more.yaml"]
+    assert Path(third[0]).name == "the-game.second-stage.pt"
+    assert Path(third[0]).read_text() == "run-then from the-game.first-stage.pt"
+    assert third[1]["name"] == "run-then-2" and third[1]["lr0"] == 0.0005 and third[1]["optimizer"] == "AdamW"
+    assert result.epochs == 10 and result.weights.read_text() == "run-then-2 from the-game.second-stage.pt"
+
+    # continuing runs the last stage alone
+    _FakeYOLO.calls = []
+    start = tmp_path / "shipped.pt"
+    start.write_text("shipped")
+    detect_train.continue_training(_three_stages(), tmp_path / "more.yaml", tmp_path / "again", start)
+    ((source, args),) = _FakeYOLO.calls
+    assert Path(source).name == "shipped.pt" and args["epochs"] == 2 and args["name"] == "run-then-2"
