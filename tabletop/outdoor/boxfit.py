@@ -31,7 +31,10 @@ def _outline(p: np.ndarray, shape: str = "ellipse") -> np.ndarray:
     unit = _UNIT[shape]
     u = unit[:, 0] * length / 2
     v = unit[:, 1] * width / 2
-    return np.c_[cx + u * c - v * s, cy + u * s + v * c]
+    out = np.empty((len(unit), 2))  # filled in place: this runs hundreds of times per piece
+    out[:, 0] = cx + u * c - v * s
+    out[:, 1] = cy + u * s + v * c
+    return out
 
 
 def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[np.ndarray, np.ndarray] | None = None,
@@ -40,11 +43,15 @@ def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[
     facing radians)`` standing ``height`` inches tall on an ellipse or a rectangle."""
     pts = _outline(params, shape)
     h0, h1 = planes if planes is not None else (view.plane(0.0), view.plane(height))
-    q = np.c_[pts, np.ones(len(pts))]
+    n = len(pts)
+    q = np.ones((n, 3))
+    q[:, :2] = pts
     a = q @ h0.T
     b = q @ h1.T
-    img = np.vstack([a[:, :2] / a[:, 2:3], b[:, :2] / b[:, 2:3]])
-    return np.r_[img.min(axis=0), img.max(axis=0)]
+    img = np.empty((2 * n, 2))
+    img[:n] = a[:, :2] / a[:, 2:3]
+    img[n:] = b[:, :2] / b[:, 2:3]
+    return np.concatenate((img.min(axis=0), img.max(axis=0)))
 
 
 def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: float,
@@ -71,7 +78,7 @@ def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: fl
         dx, dy = dot[0] - q[0], dot[1] - q[1]
         across = -dx * s + dy * c  # the dot's distance from the axis
         behind = min(0.0, dx * c + dy * s)  # and it is in front of the centre
-        return np.r_[r, ppi * across, ppi * behind]
+        return np.append(r, (ppi * across, ppi * behind))
 
     lam = 1e-2
     r = residual(p)
