@@ -145,6 +145,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         later_stages,
         load_recipe,
         resolved_data_yaml,
+        stage_ordinal,
         tile_dataset,
         train,
         with_overrides,
@@ -248,11 +249,14 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if stages:
         if any(stage.renders for stage in stages) and recipe.dice_faces is not None:
             raise TrainingError(f"{args.game}'s recipe adds renders to a later stage: not with a dice face reader")
-        stage_data = [_stage_data(stage, k, folder, yaml_path, out, share) for k, stage in enumerate(stages)]
+        ran = stages[-1:] if continue_from is not None else stages  # --continue: the last stage alone
+        skipped = len(stages) - len(ran)
+        stage_data = [None] * skipped + [_stage_data(stage, skipped + k, folder, yaml_path, out, share)
+                                         for k, stage in enumerate(ran)]
     if continue_from is not None and stages:
         yaml_path = stage_data[-1] or yaml_path
         out.write(f"continuing {continue_from} for {stages[-1].epochs} epochs (the recipe's "
-                  f"{_ordinal(len(stages))} stage) at {recipe.imgsz} px into {folder}\n")
+                  f"{stage_ordinal(len(stages) + 1)} stage) at {recipe.imgsz} px into {folder}\n")
     else:
         more = "".join(f", then {s.epochs} more from its best weights" for s in stages)
         out.write(f"training {recipe.architecture} for {recipe.epochs} epochs{more} at {recipe.imgsz} px "
@@ -390,11 +394,6 @@ def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = F
     out.write(f"facing reader: validation error median {m.get('val_median_deg')} deg, 95th percentile "
               f"{m.get('val_p95_deg')} deg on {m['val_pieces']} pieces ({m['seconds']:.0f} s); saved {reader_path}\n")
     return reader_path
-
-
-def _ordinal(k: int) -> str:
-    """``1`` -> ``second``: the name of later stage ``k`` (1-based) counted from the first."""
-    return ("second", "third", "fourth", "fifth")[k - 1] if k <= 4 else f"{k + 1}th"
 
 
 def _extra_render(recipe: Any, folder: Path, count: int, seed: int, share: float, out: TextIO) -> Path:

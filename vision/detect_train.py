@@ -41,6 +41,7 @@ __all__ = [
     "later_stages",
     "load_recipe",
     "resolved_data_yaml",
+    "stage_ordinal",
     "tile_dataset",
     "train",
     "union_data_yaml",
@@ -231,7 +232,9 @@ class TrainResult:
     metrics: Mapping[str, float]
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+def stage_ordinal(n: int) -> str:
+    """``1`` -> ``first``, ``2`` -> ``second``: how stage ``n`` of a recipe is named."""
+    return ("first", "second", "third", "fourth", "fifth")[n - 1] if 1 <= n <= 5 else f"{n}th"
 
 
 def _stage_name(k: int) -> str:
@@ -258,7 +261,7 @@ def train(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path | None
         return result
     seconds, epochs = result.seconds, result.epochs
     for k, stage in enumerate(later_stages(recipe)):
-        kept = result.weights.with_name(f"{recipe.game}.{_ORDINALS[min(k, len(_ORDINALS) - 1)]}-stage.pt")
+        kept = result.weights.with_name(f"{recipe.game}.{stage_ordinal(k + 1)}-stage.pt")
         shutil.copyfile(result.weights, kept)
         data = stage_data[k] if k < len(stage_data) and stage_data[k] is not None else data_yaml
         result = _train_stage(stage, Path(data), out, start_from=kept, progress=progress, fraction=fraction,

@@ -239,6 +239,53 @@ def test_continue_runs_only_the_last_stage_for_the_epochs_given(cli: Runner, tmp
     assert (tmp_path / "out" / "the-game.pt").read_text() == "trained"
 
 
+def test_continue_renders_only_what_the_last_stage_trains_on(cli: Runner, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recipe whose second stage adds renders and whose third does not: ``--continue``
+    runs the third alone, on the first renders' tiles, and renders nothing for the second."""
+    import types
+    from dataclasses import replace
+
+    from vision import detect_train
+
+    asked: list[dict[str, object]] = []
+
+    class Yolo:
+        def __init__(self, source: str) -> None:
+            pass
+
+        def add_callback(self, event: str, fn: object) -> None:
+            pass
+
+        def train(self, **args: object) -> None:
+            asked.append(args)
+            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
+            weights.mkdir(parents=True, exist_ok=True)
+            (weights / "best.pt").write_text("trained")
+            self.trainer = types.SimpleNamespace(best=str(weights / "best.pt"), last=str(weights / "last.pt"),
+                                                 save_dir=str(weights.parent), metrics={})
+
+    shipped = detect_train.load_recipe
+
+    def three_stages(game: str) -> detect_train.Recipe:
+        return replace(shipped(game), then=(
+            {"epochs": 2, "hyperparameters": {}, "renders": ((40, 5),)},
+            {"epochs": 3, "hyperparameters": {"lr0": 0.0002}, "renders": ()}))
+
+    monkeypatch.setattr(detect_train, "load_recipe", three_stages)
+    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
+    start = tmp_path / "second.pt"
+    shutil.copyfile(models.weights_path("the-game"), start)
+    out = tmp_path / "out"
+    result = cli("train", "the-game", "--continue", str(start), "--count", "2", "--out", str(out))
+    assert result.code == 0, result.err
+    (args,) = asked
+    assert args["name"] == "run-then-2" and args["epochs"] == 3 and args["lr0"] == 0.0002
+    assert Path(str(args["data"])) == out / "tiles-320" / "data.yaml"
+    assert "third stage" in result.out
+    assert not (out / "data-seed5").exists()
+
+
 def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """``--pieces-only`` renders the recipe's data and trains just the piece reader, saved
