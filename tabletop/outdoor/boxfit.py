@@ -70,26 +70,38 @@ def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: fl
     w, h = view.size
     free = np.array([box[0] > 1.0, box[1] > 1.0, box[2] < w - 2.0, box[3] < h - 2.0], float)
 
-    def residual(q: np.ndarray) -> np.ndarray:
-        r = (prism_box(view, q, height, planes, shape) - box) * free
+    def residuals(qs: np.ndarray) -> np.ndarray:
+        """The misfit of each row of ``qs``: the prism's box edges against the free edges of
+        ``box`` (pixels), and the dot's distance from the axis and behind the centre (inches,
+        weighed as pixels); every row at once, as the Jacobian's five steps are."""
+        c, s = np.cos(qs[:, 4]), np.sin(qs[:, 4])
+        unit = _UNIT[shape]
+        u = unit[None, :, 0] * (qs[:, 2:3] / 2)
+        v = unit[None, :, 1] * (qs[:, 3:4] / 2)
+        n = len(qs)
+        pts = np.ones((n, unit.shape[0], 3))
+        pts[:, :, 0] = qs[:, 0:1] + u * c[:, None] - v * s[:, None]
+        pts[:, :, 1] = qs[:, 1:2] + u * s[:, None] + v * c[:, None]
+        img = np.concatenate([pts @ planes[0].T, pts @ planes[1].T], axis=1)
+        img = img[:, :, :2] / img[:, :, 2:3]
+        rows = (np.concatenate([img.min(axis=1), img.max(axis=1)], axis=1) - box) * free
         if dot is None:
-            return r
-        c, s = math.cos(q[4]), math.sin(q[4])
-        dx, dy = dot[0] - q[0], dot[1] - q[1]
-        across = -dx * s + dy * c  # the dot's distance from the axis
-        behind = min(0.0, dx * c + dy * s)  # and it is in front of the centre
-        return np.append(r, (ppi * across, ppi * behind))
+            return rows
+        dx, dy = dot[0] - qs[:, 0], dot[1] - qs[:, 1]
+        across = -dx * s + dy * c
+        behind = np.minimum(0.0, dx * c + dy * s)
+        return np.column_stack([rows, ppi * across, ppi * behind])
+
+    def residual(q: np.ndarray) -> np.ndarray:
+        return residuals(q[None])[0]
 
     lam = 1e-2
     r = residual(p)
     cost = float(r @ r)
     steps = np.array([0.02, 0.02, 0.02, 0.02, 0.01])
+    shifted = np.diag(steps)
     for _ in range(iterations):
-        jac = np.empty((len(r), 5))
-        for k in range(5):
-            q = p.copy()
-            q[k] += steps[k]
-            jac[:, k] = (residual(q) - r) / steps[k]
+        jac = (residuals(p + shifted) - r).T / steps
         a = jac.T @ jac
         g = jac.T @ r
         improved = False
