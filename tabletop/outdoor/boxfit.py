@@ -25,33 +25,28 @@ _UNIT = {"ellipse": np.c_[np.cos(_T), np.sin(_T)],
 SHAPES = tuple(_UNIT)
 
 
-def _outline(p: np.ndarray, shape: str = "ellipse") -> np.ndarray:
-    cx, cy, length, width, facing = p
-    c, s = math.cos(facing), math.sin(facing)
+def _prism_boxes(params: np.ndarray, planes: tuple[np.ndarray, np.ndarray], shape: str) -> np.ndarray:
+    """The box (x0, y0, x1, y1 pixels) of each row of ``params`` (x, y, length, width, facing
+    radians), all at once: the foot's outline through the ground's plane ``planes[0]`` and
+    through the top's ``planes[1]``."""
+    c, s = np.cos(params[:, 4]), np.sin(params[:, 4])
     unit = _UNIT[shape]
-    u = unit[:, 0] * length / 2
-    v = unit[:, 1] * width / 2
-    out = np.empty((len(unit), 2))  # filled in place: this runs hundreds of times per piece
-    out[:, 0] = cx + u * c - v * s
-    out[:, 1] = cy + u * s + v * c
-    return out
+    u = unit[None, :, 0] * (params[:, 2:3] / 2)
+    v = unit[None, :, 1] * (params[:, 3:4] / 2)
+    pts = np.ones((len(params), len(unit), 3))
+    pts[:, :, 0] = params[:, 0:1] + u * c[:, None] - v * s[:, None]
+    pts[:, :, 1] = params[:, 1:2] + u * s[:, None] + v * c[:, None]
+    img = np.concatenate([pts @ planes[0].T, pts @ planes[1].T], axis=1)
+    img = img[:, :, :2] / img[:, :, 2:3]
+    return np.concatenate([img.min(axis=1), img.max(axis=1)], axis=1)
 
 
 def prism_box(view: FieldView, params: np.ndarray, height: float, planes: tuple[np.ndarray, np.ndarray] | None = None,
               shape: str = "ellipse") -> np.ndarray:
     """The box (x0, y0, x1, y1 pixels) of the prism ``params = (x, y, length, width,
     facing radians)`` standing ``height`` inches tall on an ellipse or a rectangle."""
-    pts = _outline(params, shape)
-    h0, h1 = planes if planes is not None else (view.plane(0.0), view.plane(height))
-    n = len(pts)
-    q = np.ones((n, 3))
-    q[:, :2] = pts
-    a = q @ h0.T
-    b = q @ h1.T
-    img = np.empty((2 * n, 2))
-    img[:n] = a[:, :2] / a[:, 2:3]
-    img[n:] = b[:, :2] / b[:, 2:3]
-    return np.concatenate((img.min(axis=0), img.max(axis=0)))
+    planes = planes if planes is not None else (view.plane(0.0), view.plane(height))
+    return _prism_boxes(np.asarray(params, float)[None], planes, shape)[0]
 
 
 def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: float,
@@ -74,22 +69,13 @@ def fit_box(view: FieldView, box: np.ndarray, dot: np.ndarray | None, height: fl
         """The misfit of each row of ``qs``: the prism's box edges against the free edges of
         ``box`` (pixels), and the dot's distance from the axis and behind the centre (inches,
         weighed as pixels); every row at once, as the Jacobian's five steps are."""
-        c, s = np.cos(qs[:, 4]), np.sin(qs[:, 4])
-        unit = _UNIT[shape]
-        u = unit[None, :, 0] * (qs[:, 2:3] / 2)
-        v = unit[None, :, 1] * (qs[:, 3:4] / 2)
-        n = len(qs)
-        pts = np.ones((n, unit.shape[0], 3))
-        pts[:, :, 0] = qs[:, 0:1] + u * c[:, None] - v * s[:, None]
-        pts[:, :, 1] = qs[:, 1:2] + u * s[:, None] + v * c[:, None]
-        img = np.concatenate([pts @ planes[0].T, pts @ planes[1].T], axis=1)
-        img = img[:, :, :2] / img[:, :, 2:3]
-        rows = (np.concatenate([img.min(axis=1), img.max(axis=1)], axis=1) - box) * free
+        rows = (_prism_boxes(qs, planes, shape) - box) * free
         if dot is None:
             return rows
+        c, s = np.cos(qs[:, 4]), np.sin(qs[:, 4])
         dx, dy = dot[0] - qs[:, 0], dot[1] - qs[:, 1]
-        across = -dx * s + dy * c
-        behind = np.minimum(0.0, dx * c + dy * s)
+        across = -dx * s + dy * c  # the dot's distance from the axis
+        behind = np.minimum(0.0, dx * c + dy * s)  # and it is in front of the centre
         return np.column_stack([rows, ppi * across, ppi * behind])
 
     def residual(q: np.ndarray) -> np.ndarray:
