@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["dot_side", "refine_dot", "sides_by_dot"]
+__all__ = ["dot_reach", "dot_side", "find_dot", "refine_dot", "sides_by_dot"]
 
 #: For each side with a printed dot colour: the BGR channel that stands out.
 CHANNEL = {"red": 2, "blue": 0}
@@ -31,9 +31,42 @@ PRESENT = 60
 def refine_dot(image: np.ndarray, keypoint: tuple[float, float], side: str, radius: int) -> tuple[float, float]:
     """The dot's centre (pixels) near ``keypoint``, within ``radius`` pixels; the keypoint
     itself when no dot of ``side``'s colour stands out there."""
+    return _centroid(_scores(image, keypoint, side, radius), keypoint)
+
+
+def find_dot(image: np.ndarray, keypoint: tuple[float, float], side: str, radius: int,
+             sides: tuple[str, ...] = ("red", "blue"), search: int | None = None) -> tuple[str, tuple[float, float]]:
+    """The side whose dot is at ``keypoint`` (as :func:`dot_side` decides it within ``radius``
+    pixels) and that dot's centre (as :func:`refine_dot` finds it within ``search`` pixels,
+    by default ``radius``): each colour's window is scored once.
+
+    >>> img = np.full((40, 40, 3), 120, np.uint8)
+    >>> img[18:23, 25:30] = (30, 30, 220)                    # a red dot centred on (27, 20)
+    >>> side, (x, y) = find_dot(img, (26.0, 19.0), "blue", 5)
+    >>> side, round(x, 1), round(y, 1)
+    ('red', 27.0, 20.0)
+    """
+    side, found = _side_and_scores(image, keypoint, side, radius, sides)
+    if search is not None and search != radius:
+        found = _scores(image, keypoint, side, search)
+    return side, _centroid(found, keypoint)
+
+
+def dot_reach(box: np.ndarray | tuple[float, float, float, float]) -> int:
+    """How far (pixels) round a detector's keypoint the dot is looked for: a quarter of the
+    box's shorter side, at least 3.
+
+    >>> dot_reach((10, 10, 50, 30)), dot_reach((0, 0, 4, 4))
+    (5, 3)
+    """
+    return max(3, int(0.25 * min(box[2] - box[0], box[3] - box[1])))
+
+
+def _centroid(found: tuple[np.ndarray, int, int] | None, keypoint: tuple[float, float]) -> tuple[float, float]:
+    """The centroid of the strongest scores (those above half the best) in the blob nearest
+    ``keypoint``; the keypoint itself when nothing stands out."""
     import cv2
 
-    found = _scores(image, keypoint, side, radius)
     if found is None:
         return keypoint
     score, x0, y0 = found
@@ -86,14 +119,20 @@ def dot_side(image: np.ndarray, keypoint: tuple[float, float], side: str, radius
     >>> dot_side(img, (8.0, 8.0), "blue", 5)                 # no dot there: the detector's side
     'blue'
     """
+    return _side_and_scores(image, keypoint, side, radius, sides)[0]
+
+
+def _side_and_scores(image: np.ndarray, keypoint: tuple[float, float], side: str, radius: int,
+                     sides: tuple[str, ...]) -> tuple[str, tuple[np.ndarray, int, int] | None]:
+    """:func:`dot_side`'s side, with its colour's scores round ``keypoint`` (see :func:`_scores`)."""
     own = _scores(image, keypoint, side, radius)
     if own is None or int(own[0].max()) >= ABSENT:
-        return side
+        return side, own
     for other in sides:
         seen = _scores(image, keypoint, other, radius) if other != side else None
         if seen is not None and int(seen[0].max()) >= PRESENT:
-            return other
-    return side
+            return other, seen
+    return side, own
 
 
 def sides_by_dot(image: np.ndarray, boxes: np.ndarray, keypoints: np.ndarray, names: list[str],
@@ -106,8 +145,6 @@ def sides_by_dot(image: np.ndarray, boxes: np.ndarray, keypoints: np.ndarray, na
         side, sep, rest = name.partition("-")
         if not sep or side not in sides or not np.all(np.isfinite(keypoints[i])):
             continue
-        b = boxes[i]
-        reach = max(3, int(0.25 * min(b[2] - b[0], b[3] - b[1])))
-        seen = dot_side(image, (float(keypoints[i][0]), float(keypoints[i][1])), side, reach, sides)
+        seen = dot_side(image, (float(keypoints[i][0]), float(keypoints[i][1])), side, dot_reach(boxes[i]), sides)
         out[i] = f"{seen}-{rest}"
     return out

@@ -33,9 +33,10 @@ import numpy as np
 
 from rules.geometry import FieldPoint
 from rules.the_game.shapes import Footprint
-from tabletop.outdoor.dots import dot_side, refine_dot
+from tabletop.outdoor.dots import dot_reach, find_dot, refine_dot
 from tabletop.outdoor.view import FieldView
 from vision.detect_eval import box_iou
+from vision.detections import Detections
 from vision.facing import field_direction
 
 __all__ = ["ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "lift_boxes", "name_pieces", "one_box_per_piece",
@@ -111,7 +112,7 @@ def _side_of(name: str, sides: Sequence[str]) -> str | None:
     return None
 
 
-def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingConfig = ReadingConfig()) -> list[PieceReading]:
+def read_pieces(image: np.ndarray, det: Detections, view: FieldView, config: ReadingConfig = ReadingConfig()) -> list[PieceReading]:
     """Every piece of a frame (undistorted, as :meth:`FieldSetup.locate` returns it) from the
     detector's :class:`~vision.detections.Detections`; named with :func:`name_pieces`."""
     names = [str(n) for n in (det.class_name if det.class_name is not None else det.class_id)]
@@ -123,7 +124,7 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
     # each box's centre lifted to half the height: where the piece roughly stands
     centres = view.to_field(np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], h / 2) \
         if len(boxes) else np.zeros((0, 2))
-    read = det.read_facings() if hasattr(det, "read_facings") else None
+    read = det.read_facings()
     out: list[tuple[str, PieceReading]] = []
     for k, i in enumerate(keep):
         side = _side_of(names[i], config.sides)
@@ -133,11 +134,10 @@ def read_pieces(image: np.ndarray, det: Any, view: FieldView, config: ReadingCon
             kp = (float(det.keypoints[i, 0, 0]), float(det.keypoints[i, 0, 1]))
             if config.refine_dots:
                 b = boxes[k]
-                side = dot_side(image, kp, side, max(3, int(0.25 * min(b[2] - b[0], b[3] - b[1]))), config.sides)
                 # a keypoint the detector doubts (the dot hidden or blurred): look all over the box
                 sure = det.keypoints[i, 0, 2] >= 0.5
-                reach = 0.25 * min(b[2] - b[0], b[3] - b[1]) if sure else 0.5 * max(b[2] - b[0], b[3] - b[1])
-                kp = refine_dot(image, kp, side, max(3, int(reach)))
+                search = None if sure else max(3, int(0.5 * max(b[2] - b[0], b[3] - b[1])))
+                side, kp = find_dot(image, kp, side, dot_reach(b), config.sides, search)
             d = view.to_field([kp], h)[0]
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))
@@ -195,8 +195,7 @@ def lift_boxes(boxes: np.ndarray, dots: np.ndarray | None, view: FieldView,
         if dots is not None and np.all(np.isfinite(dots[k])):
             kp = (float(dots[k][0]), float(dots[k][1]))
             if image is not None and sides is not None and sides[k] is not None and config.refine_dots:
-                b = boxes[k]
-                kp = refine_dot(image, kp, str(sides[k]), max(3, int(0.25 * min(b[2] - b[0], b[3] - b[1]))))
+                kp = refine_dot(image, kp, str(sides[k]), dot_reach(boxes[k]))
             d = view.to_field([kp], h)[0]
             if np.all(np.isfinite(d)):
                 dot = FieldPoint(float(d[0]), float(d[1]))

@@ -250,3 +250,29 @@ def test_a_piece_read_as_the_wrong_side_is_put_right_by_its_dots_colour():
     names = ["blue-piece", "blue-piece", "red-piece", "blue-piece"]
     assert sides_by_dot(img, boxes, kps, names) == ["red-piece", "blue-piece", "red-piece", "blue-piece"]
     assert sides_by_dot(img, boxes[:1], kps[:1], ["hand"]) == ["hand"]
+
+
+def test_finding_a_dot_once_agrees_with_checking_its_side_then_refining_it():
+    """``find_dot`` scores each colour's window once; it must answer what ``dot_side`` followed
+    by ``refine_dot`` answer, for the same search radius and for a wider one (a keypoint the
+    detector doubts), on dots of either side, off-centre keypoints and plain ground."""
+    import numpy as np
+
+    from tabletop.outdoor.dots import dot_side, find_dot, refine_dot
+
+    rng = np.random.default_rng(5)
+    checked = changed = 0
+    for _ in range(60):
+        img = (rng.integers(90, 130) + rng.integers(-4, 5, (48, 48, 3))).astype(np.uint8)  # grass, a little noisy
+        x, y = (int(v) for v in rng.integers(8, 40, 2))
+        colour = [(30, 30, 220), (220, 40, 30), (118, 112, 121)][int(rng.integers(3))]
+        img[y - 2:y + 3, x - 2:x + 3] = colour
+        kp = (x + float(rng.normal(0, 3)), y + float(rng.normal(0, 3)))
+        claimed = str(rng.choice(["red", "blue"]))
+        for radius, search in ((5, None), (4, 11)):
+            side = dot_side(img, kp, claimed, radius)
+            expected = (side, refine_dot(img, kp, side, radius if search is None else search))
+            assert find_dot(img, kp, claimed, radius, search=search) == expected
+            checked += 1
+            changed += side != claimed
+    assert checked == 120 and changed > 0  # some claimed sides were put right by the dot's colour
