@@ -116,6 +116,9 @@ def add_eval_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     cmd.add_argument("--backend", choices=("auto", "ultralytics", "onnx"), default="auto",
                      help="inference backend (default: auto, the faster one available)")
     cmd.add_argument("--split", metavar="NAME", help="only images/NAME (default: every split)")
+    cmd.add_argument("--imgsz", type=_imgsz, metavar="N",
+                     help="inference size: frames are scaled to fit N pixels on their longer side (default: the "
+                          "size the model reads frames at)")
     cmd.add_argument("--conf", type=float, default=0.25, metavar="C",
                      help="confidence threshold for cells, dice, facing and confusions (default 0.25)")
     cmd.add_argument("--json", action="store_true", help="print the figures as one JSON object instead")
@@ -300,22 +303,15 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
     )
 
     reader_path = faces_path(folder / f"{recipe.game}.pt")
-    if again or not reader_path.is_file():
+    if not _trained_before("face reader", reader_path, again, out):
         names = dataset_names(folder / "data")
         settings = FaceTraining.from_json(dict(recipe.dice_faces))
         out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}\n")
         out.flush()
-
-        def progress(epoch: int, epochs: int, loss: float, accuracy: float) -> None:
-            _stderr_line(f"face reader epoch {epoch}/{epochs}: loss {loss:.3f}, validation accuracy {accuracy:.1%}")
-
-        reader = train_face_reader(folder / "data", names, settings, progress)
-        reader.save(reader_path)
+        reader = train_face_reader(folder / "data", names, settings, _epoch_progress("face reader", "validation accuracy"))
         m = reader.metrics
-        out.write(f"face reader: {m['val_accuracy']:.1%} of {m['val_dice']} validation dice read right "
-                  f"({m['seconds']:.0f} s); saved {reader_path}\n")
-    else:
-        out.write(f"using the face reader already trained: {reader_path}\n")
+        _save_reader("face reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_dice']} validation dice "
+                     "read right", out)
     merged = yaml_path.parent.with_name(yaml_path.parent.name + "-dice-kinds")
     if not (merged / "data.yaml").is_file():
         out.write(f"relabelling each kind of die as one detector class into {merged}\n")
@@ -331,8 +327,7 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
     from vision.piece_reader import PieceReaderError, PieceTraining, pieces_path, train_piece_reader
 
     reader_path = pieces_path(folder / f"{recipe.game}.pt")
-    if not again and reader_path.is_file():
-        out.write(f"using the piece reader already trained: {reader_path}\n")
+    if _trained_before("piece reader", reader_path, again, out):
         return reader_path
     try:
         settings = PieceTraining.from_json(dict(recipe.piece_reader))
@@ -340,22 +335,16 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
         out.write(f"training the piece reader for {settings.epochs} epochs on {settings.size} px crops of the "
                   f"pieces of {folder / 'data'}\n")
         out.flush()
-
-        def progress(epoch: int, epochs: int, loss: float, accuracy: float) -> None:
-            _stderr_line(f"piece reader epoch {epoch}/{epochs}: loss {loss:.3f}, validation accuracy {accuracy:.1%}")
-
         from vision.artwork import get_kit
 
         groups = {name: kind.group for name, kind in get_kit(recipe.game).pieces.items()}
-        reader = train_piece_reader(folder / "data", dataset_names(folder / "data"), settings, progress, groups)
+        reader = train_piece_reader(folder / "data", dataset_names(folder / "data"), settings,
+                                    _epoch_progress("piece reader", "validation accuracy"), groups)
     except PieceReaderError as err:
         raise TrainingError(str(err)) from None
-    folder.mkdir(parents=True, exist_ok=True)
-    reader.save(reader_path)
     m = reader.metrics
-    out.write(f"piece reader: {m['val_accuracy']:.1%} of {m['val_pieces']} validation pieces read right "
-              f"({m['seconds']:.0f} s); saved {reader_path}\n")
-    return reader_path
+    return _save_reader("piece reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_pieces']} validation "
+                        "pieces read right", out)
 
 
 def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False,
@@ -366,8 +355,7 @@ def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = F
     from vision.facing import FacingReaderError, FacingTraining, facing_path, train_facing_reader
 
     reader_path = facing_path(folder / f"{recipe.game}.pt")
-    if not again and reader_path.is_file():
-        out.write(f"using the facing reader already trained: {reader_path}\n")
+    if _trained_before("facing reader", reader_path, again, out):
         return reader_path
     try:
         settings = FacingTraining.from_json(dict(recipe.facing_reader))
@@ -378,22 +366,42 @@ def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = F
         out.write(f"training the facing reader for {settings.epochs} epochs on {settings.size} px crops of the "
                   f"pieces of {', '.join(map(str, folders))}\n")
         out.flush()
-
-        def progress(epoch: int, epochs: int, loss: float, share: float) -> None:
-            _stderr_line(f"facing reader epoch {epoch}/{epochs}: loss {loss:.3f}, validation within 5 deg {share:.1%}")
-
-        reader = train_facing_reader(folders, settings, progress)
+        reader = train_facing_reader(folders, settings, _epoch_progress("facing reader", "validation within 5 deg"))
     except FacingReaderError as err:
         if again:
             raise TrainingError(str(err)) from None
         out.write(f"no facing reader trained ({err}): the facings come from the boxes and dots\n")
         return None
-    folder.mkdir(parents=True, exist_ok=True)
-    reader.save(reader_path)
     m = reader.metrics
-    out.write(f"facing reader: validation error median {m.get('val_median_deg')} deg, 95th percentile "
-              f"{m.get('val_p95_deg')} deg on {m['val_pieces']} pieces ({m['seconds']:.0f} s); saved {reader_path}\n")
-    return reader_path
+    return _save_reader("facing reader", reader, reader_path, f"validation error median {m.get('val_median_deg')} deg, "
+                        f"95th percentile {m.get('val_p95_deg')} deg on {m['val_pieces']} pieces", out)
+
+
+def _trained_before(kind: str, path: Path, again: bool, out: TextIO) -> bool:
+    """Whether a reader trained before is at ``path`` to be used (said on ``out``); ``again``:
+    never, it is trained anew."""
+    if again or not path.is_file():
+        return False
+    out.write(f"using the {kind} already trained: {path}\n")
+    return True
+
+
+def _epoch_progress(kind: str, figure: str) -> Callable[[int, int, float, float], None]:
+    """A reader training's progress line on standard error: its loss and validation ``figure``
+    after each epoch."""
+
+    def progress(epoch: int, epochs: int, loss: float, value: float) -> None:
+        _stderr_line(f"{kind} epoch {epoch}/{epochs}: loss {loss:.3f}, {figure} {value:.1%}")
+
+    return progress
+
+
+def _save_reader(kind: str, reader: Any, path: Path, figures: str, out: TextIO) -> Path:
+    """Save a reader just trained at ``path`` and say its validation ``figures`` and time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    reader.save(path)
+    out.write(f"{kind}: {figures} ({reader.metrics['seconds']:.0f} s); saved {path}\n")
+    return path
 
 
 def _extra_render(recipe: Any, folder: Path, count: int, seed: int, share: float, out: TextIO) -> Path:
@@ -497,7 +505,8 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
     if not samples:
         raise InputError("--data", f"{folder}: no images found under images/")
     try:
-        detector = Detector.load(args.weights or args.game, args.backend, conf=MAP_CONF)
+        sized = {"imgsz": args.imgsz} if args.imgsz else {}
+        detector = Detector.load(args.weights or args.game, args.backend, conf=MAP_CONF, **sized)
     except DetectorError as err:
         raise InputError("--weights" if args.weights else "GAME", str(err)) from None
     names = _dataset_names(folder) or detector.names
@@ -512,10 +521,10 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
                       facing=_RefereeFacing() if args.game == "the-game" else None)
     if args.json:
         doc = dict(report.figures(), game=args.game, weights=str(detector.info.source), backend=detector.backend,
-                   seconds=round(time.perf_counter() - began, 1))
+                   imgsz=detector.info.imgsz, seconds=round(time.perf_counter() - began, 1))
         out.write(json.dumps(doc) + "\n")
     else:
-        out.write(f"weights: {detector.info.source} ({detector.backend})\n")
+        out.write(f"weights: {detector.info.source} ({detector.backend}, frames read at {detector.info.imgsz} px)\n")
         out.write(report.text() + "\n")
     return 0
 

@@ -77,6 +77,7 @@ def _no_yaml(folder: Path) -> Path:
         (["eval", "oneworld", "--data", "{labelled}", "--weights", "{missing}.pt"], "no such weights file"),
         (["eval", "oneworld", "--data", "{labelled}", "--backend", "tf"], "invalid choice: 'tf'"),
         (["eval", "oneworld", "--data", "{garbled}"], "not numbers"),
+        (["eval", "oneworld", "--data", "{labelled}", "--imgsz", "650"], "must be a multiple of 32"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
