@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real", default=str(ROOT.parent / "shared" / "real"),
                         help="the folder of real photographs (checkers-printed/, dice/)")
     parser.add_argument("--conf", type=float, default=0.25)
+    parser.add_argument("--imgsz", type=int, help="the size frames are read at (default: the weights' recipe's)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(args.weights).is_file():
         print(f"{args.weights}: no such weights file", file=sys.stderr)
         return 2
-    detector = Detector.load(args.weights)
+    detector = Detector.load(args.weights, **({"imgsz": args.imgsz} if args.imgsz else {}))
     names = tuple(detector.names)
     missing = [k for k in CHECKER_KINDS + D6_KINDS if k not in names]
     if missing:
@@ -58,9 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     figures = {}
     checkers = load_samples(real / "checkers-printed")
     figures["checkers"] = transfer_figures(checkers, detector.detect, names, CHECKER_KINDS, None, args.conf)
+    figures["checkers"]["sizes"] = _sizes(detector)
     dice = load_samples(real / "dice")
     figures["dice"] = transfer_figures(dice, detector.detect, names, D6_KINDS,
                                        {k: f"d6-{k + 1}" for k in range(6)}, args.conf)
+    figures["dice"]["sizes"] = _sizes(detector)
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
@@ -68,9 +71,17 @@ def main(argv: list[str] | None = None) -> int:
     for what, f in figures.items():
         right = "" if f["right"] is None else f", read right {100 * f['right']:.1f} %"
         found = "n/a" if f["found"] is None else f"{100 * f['found']:.1f} %"
+        sizes = ", ".join(f"{n} px {k}" for n, k in f["sizes"].items())
         print(f"{what:9s} {f['images']} photos, {f['objects']} labelled: found {found}{right}, "
-              f"{f['false_detections']} false detections")
+              f"{f['false_detections']} false detections (read at {sizes})")
     return 0
+
+
+def _sizes(detector) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """The sizes the detector read the photos at since it was last asked (and forget them)."""
+    used = {str(n): k for n, k in sorted(detector.sizes_used.items())}
+    detector.sizes_used.clear()
+    return used
 
 
 if __name__ == "__main__":

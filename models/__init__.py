@@ -6,10 +6,14 @@ loaded on import.
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["ModelNotFoundError", "available", "weights_path"]
+__all__ = ["DEFAULT_IMGSZ", "ModelNotFoundError", "available", "inference_settings", "weights_path"]
+
+#: The size frames are read at (the network input's longer side, pixels) unless a recipe says otherwise.
+DEFAULT_IMGSZ = 640
 
 
 class ModelNotFoundError(FileNotFoundError):
@@ -32,3 +36,30 @@ def weights_path(name: str) -> Path:
         shipped = ", ".join(available()) or "none yet"
         raise ModelNotFoundError(f"no shipped weights called {name!r} (shipped: {shipped})")
     return path
+
+
+def inference_settings(weights: str | Path) -> tuple[int, float | None]:
+    """How frames are read by ``weights``: the size to start at (pixels, the network input's
+    longer side) and, when frames are read at the size their pieces need, the pieces' median
+    shorter side (network pixels) the model reads best (``None``: always at that size). For
+    weights named after a game (``GAME.pt``, shipped or written by ``tabletop train GAME``),
+    the game's recipe's ``inference`` section (``imgsz``, ``piece_px``); else, or without
+    it, :data:`DEFAULT_IMGSZ` and ``None``.
+
+    >>> inference_settings("runs/mine/detector.pt")
+    (640, None)
+    """
+    recipe = resources.files("models") / f"{Path(weights).name.split('.')[0]}.json"
+    if not recipe.is_file():
+        return DEFAULT_IMGSZ, None
+    try:
+        section = json.loads(recipe.read_text(encoding="utf-8")).get("inference") or {}
+    except json.JSONDecodeError as err:
+        raise ValueError(f"models/{recipe.name}: invalid JSON at line {err.lineno}: {err.msg}") from None
+    size, piece = section.get("imgsz", DEFAULT_IMGSZ), section.get("piece_px")
+    if not isinstance(size, int) or not 32 <= size <= 4096 or size % 32:
+        raise ValueError(f"models/{recipe.name}: inference.imgsz must be a multiple of 32 from 32 to 4096, got {size!r}")
+    if piece is not None and (isinstance(piece, bool) or not isinstance(piece, (int, float)) or not 2 <= piece <= 512):
+        raise ValueError(f"models/{recipe.name}: inference.piece_px must be a number of pixels from 2 to 512, "
+                         f"got {piece!r}")
+    return size, None if piece is None else float(piece)

@@ -521,10 +521,12 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
                       facing=_RefereeFacing() if args.game == "the-game" else None)
     if args.json:
         doc = dict(report.figures(), game=args.game, weights=str(detector.info.source), backend=detector.backend,
-                   imgsz=detector.info.imgsz, seconds=round(time.perf_counter() - began, 1))
+                   imgsz="by piece size" if detector.piece_scale else detector.info.imgsz,
+                   sizes={str(k): v for k, v in sorted(detector.sizes_used.items())},
+                   seconds=round(time.perf_counter() - began, 1))
         out.write(json.dumps(doc) + "\n")
     else:
-        out.write(f"weights: {detector.info.source} ({detector.backend}, frames read at {detector.info.imgsz} px)\n")
+        out.write(f"weights: {detector.info.source} ({detector.backend}; {_sizes_read(detector)})\n")
         out.write(report.text() + "\n")
     return 0
 
@@ -556,6 +558,14 @@ class _RefereeFacing:
         if lifted is None or not np.isfinite(lifted[1][i]):
             return None
         return float(lifted[1][i])
+
+
+def _sizes_read(detector: Any) -> str:
+    """The sizes a detector read frames at, in words."""
+    used = ", ".join(f"{n} px {k}" for n, k in sorted(detector.sizes_used.items()))
+    if detector.piece_scale is None:
+        return f"frames read at {detector.info.imgsz} px"
+    return f"frames read at the size their pieces need: {used or 'none read'}"
 
 
 def _dataset_names(folder: Path) -> tuple[str, ...] | None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import shutil
 import threading
@@ -41,7 +42,8 @@ import numpy as np
 
 from vision.detections import Detections, facing_from_keypoints
 
-__all__ = ["BACKENDS", "Detector", "DetectorError", "onnx_export", "resolve_weights", "ultralytics_module"]
+__all__ = ["BACKENDS", "SIZES", "Detector", "DetectorError", "PieceScale", "onnx_export", "resolve_weights",
+           "ultralytics_module"]
 
 BACKENDS = ("auto", "ultralytics", "onnx")
 CACHE_ENV = "TABLETOP_CACHE"
@@ -50,8 +52,9 @@ CACHE_ENV = "TABLETOP_CACHE"
 CONF = 0.25
 IOU = 0.7
 MAX_DET = 300
-#: Inference size: the longer side of the network's input (a 640x480 frame as it is).
-IMGSZ = 640
+#: The sizes (the network input's longer side, pixels) a frame may be read at when its pieces
+#: decide (:class:`PieceScale`): steps of 64, so that few ONNX exports are made and cached.
+SIZES = tuple(range(384, 833, 64))
 
 
 class DetectorError(Exception):
@@ -137,13 +140,58 @@ class ModelInfo:
     kpt_shape: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True)
+class PieceScale:
+    """Frames read at the size their pieces need. A model learns pieces at the sizes its
+    training images showed them; a camera nearer the board, or a frame of another shape,
+    shows them larger or smaller. ``piece_px``: the median shorter side of a frame's pieces,
+    in network input pixels, that the model reads best (a game recipe's
+    ``inference.piece_px``); a frame is read at the size of ``sizes`` that brings its pieces'
+    median nearest that, in ratio.
+
+    >>> scale = PieceScale(15.0)
+    >>> scale.size_for(12.5, lambda n: n / 640), scale.size_for(40.0, lambda n: n / 640)
+    (768, 384)
+    """
+
+    piece_px: float
+    sizes: tuple[int, ...] = SIZES
+    #: the size a frame was read at is kept while its pieces look this near ``piece_px`` (in
+    #: ratio) there: a frame whose pieces sit between two sizes is not read twice each time
+    keep_within: float = 1.15
+
+    def size_for(self, median_px: float, scale_at: Any, current: int | None = None) -> int:
+        """The size for pieces whose median shorter side is ``median_px`` frame pixels;
+        ``scale_at(n)``: how many network pixels a frame pixel becomes at size ``n``;
+        ``current``: the size they were read at, kept when near enough.
+
+        >>> PieceScale(15.0).size_for(12.5, lambda n: n / 640, current=704)  # 13.75 px there: near enough
+        704
+        """
+        def off(n: int) -> float:
+            return abs(math.log(max(median_px * scale_at(n), 1e-6) / self.piece_px))
+
+        if current is not None and off(current) <= math.log(self.keep_within):
+            return current
+        return min(self.sizes, key=off)
+
+
 class Detector:
     """Loaded weights that turn frames into :class:`Detections`. Make with :meth:`load`."""
 
     def __init__(self, backend: Any, info: ModelInfo, backend_name: str, conf: float = CONF,
-                 iou: float = IOU, faces: Any = None, pieces: Any = None, facing: Any = None) -> None:
+                 iou: float = IOU, faces: Any = None, pieces: Any = None, facing: Any = None,
+                 piece_scale: PieceScale | None = None, runner_at: Any = None) -> None:
         self._backend = backend
         self.info = info
+        #: frames are read at the size their pieces need (``None``: always at ``info.imgsz``)
+        self.piece_scale = piece_scale if runner_at is not None else None
+        self._runner_at = runner_at  # size -> a runner of the same weights at that size
+        self._runners = {info.imgsz: backend}
+        self.imgsz = info.imgsz  # the size the last frame was read at
+        #: how many frames were read at each size
+        self.sizes_used: dict[int, int] = {}
+        self._hand = np.array([n == "hand" for n in info.names] + [False])
         self.backend = backend_name
         self.conf = conf
         self.iou = iou
@@ -189,20 +237,33 @@ class Detector:
 
     @classmethod
     def load(cls, game_or_path: str | os.PathLike[str], backend: str = "auto", *, conf: float = CONF,
-             iou: float = IOU, imgsz: int = IMGSZ) -> Detector:
+             iou: float = IOU, imgsz: int | None = None) -> Detector:
         """Load the weights shipped for a game (``"oneworld"``) or a weights file.
 
         ``backend``: ``"auto"``, ``"ultralytics"`` or ``"onnx"`` (see the module docstring).
         ``imgsz``: frames are letterboxed to fit this many pixels on their longer side
         (640: a 640x480 frame is used as it is; the shipped models learnt pieces at that
-        scale, from 320-pixel tiles of 640x480 renders). ``conf``, ``iou``: the confidence
-        threshold and the overlap at which non-maximum suppression drops a box.
+        scale, from 320-pixel tiles of 640x480 renders): each frame is read at that size.
+        By default (``None``), weights named after a game follow the game's recipe
+        (:func:`models.inference_settings`): a grid game's frames are read at the size their
+        pieces need (:class:`PieceScale`, starting at the recipe's size), others at 640.
+        ``conf``, ``iou``: the confidence threshold and the overlap at which non-maximum
+        suppression drops a box.
         """
+        piece_px = None
+        if imgsz is None:
+            import models
+
+            try:
+                imgsz, piece_px = models.inference_settings(game_or_path)
+            except ValueError as err:
+                raise DetectorError(str(err)) from None
         if imgsz % 32 or not 32 <= imgsz <= 4096:
             raise DetectorError(f"imgsz must be a multiple of 32 from 32 to 4096, got {imgsz}")
         if backend not in BACKENDS:
             raise DetectorError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         weights = resolve_weights(game_or_path)
+        scale = PieceScale(piece_px) if piece_px is not None else None
         if weights.suffix == ".onnx":
             if backend == "ultralytics":
                 raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' (or 'auto')")
@@ -217,12 +278,14 @@ class Detector:
                 if backend == "onnx":
                     raise DetectorError("backend 'onnx' needs onnxruntime and onnx: pip install onnxruntime onnx") from None
             else:
-                runner = _OnnxRunner(onnx_export(weights, (imgsz * 3 // 4 // 32 * 32, imgsz)))
+                at = _RunnerAt(weights, onnx=True)
+                runner = at(imgsz)
                 return cls(runner, replace(runner.info, source=weights), "onnx", conf, iou,
-                           _face_reader(weights, runner.info.names), _piece_reader(weights), _facing_reader(weights))
+                           _face_reader(weights, runner.info.names), _piece_reader(weights), _facing_reader(weights),
+                           scale, at)
         runner = _UltralyticsRunner(weights, imgsz)
         return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names),
-                   _piece_reader(weights), _facing_reader(weights))
+                   _piece_reader(weights), _facing_reader(weights), scale, _RunnerAt(weights, False, runner.model))
 
     def detect(self, frame: np.ndarray) -> Detections:
         """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
@@ -234,7 +297,7 @@ class Detector:
         if frame.shape[2] == 4:
             frame = frame[:, :, :3]
         frame = np.ascontiguousarray(frame)
-        found = self._backend.run(frame, self.conf, self.iou)
+        found = self._read(frame)
         class_id = found.class_id
         if self._to_names is not None and len(class_id):
             class_id = self._to_names[class_id.clip(0, len(self._to_names) - 1)]
@@ -259,6 +322,52 @@ class Detector:
                 facing_conf = np.full(len(class_id), np.nan)
                 facing[dotted], facing_conf[dotted] = read, sure
         return Detections(found.xyxy, found.confidence, class_id, facing, found.keypoints, names, facing_conf)
+
+
+    def _read(self, frame: np.ndarray) -> Detections:
+        """The network's boxes in ``frame``, read at the size its pieces need when
+        :attr:`piece_scale` is set: at the size the last frame was read at, then once more at
+        another when the pieces found there say so."""
+        found = self._backend.run(frame, self.conf, self.iou)
+        if self.piece_scale is not None:
+            sure = (found.confidence >= CONF) & ~self._hand[np.clip(found.class_id, -1, len(self._hand) - 1)]
+            if sure.any():
+                b = found.xyxy[sure]
+                median = float(np.median(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+                h, w = frame.shape[:2]
+                size = self.piece_scale.size_for(median, lambda n: self._runner_at.scale(n, h, w), self.imgsz)
+                if size != self.imgsz:
+                    if size not in self._runners:
+                        self._runners[size] = self._runner_at(size)
+                    self._backend, self.imgsz = self._runners[size], size
+                    found = self._backend.run(frame, self.conf, self.iou)
+        self.sizes_used[self.imgsz] = self.sizes_used.get(self.imgsz, 0) + 1
+        return found
+
+
+class _RunnerAt:
+    """Runners of one model's weights at any size (made on demand): ONNX Runtime on an export
+    for that input, or ultralytics at that ``imgsz``; ``scale``: how a frame is scaled there."""
+
+    def __init__(self, weights: Path, onnx: bool, model: Any = None) -> None:
+        self.weights, self.onnx, self.model = weights, onnx, model
+
+    def __call__(self, size: int) -> Any:
+        if self.onnx:
+            return _OnnxRunner(onnx_export(self.weights, _onnx_input(size)))
+        return _UltralyticsRunner(self.weights, size, self.model)
+
+    def scale(self, size: int, h: int, w: int) -> float:
+        """Network pixels per frame pixel when a ``h`` x ``w`` frame is read at ``size``."""
+        if self.onnx:
+            th, tw = _onnx_input(size)
+            return min(th / h, tw / w)
+        return size / max(h, w)
+
+
+def _onnx_input(size: int) -> tuple[int, int]:
+    """The ONNX input (height, width) for frames read at ``size``: 4:3, as cameras give them."""
+    return size * 3 // 4 // 32 * 32, size
 
 
 def _face_reader(weights: Path, model_names: tuple[str, ...]) -> Any:
@@ -304,10 +413,10 @@ def _reader_beside(path: Path, load: Any, error: type[Exception]) -> Any:
 
 
 class _UltralyticsRunner:
-    def __init__(self, weights: Path, imgsz: int) -> None:
+    def __init__(self, weights: Path, imgsz: int, model: Any = None) -> None:
         ul = ultralytics_module()
         try:
-            self.model = ul.YOLO(str(weights))
+            self.model = model if model is not None else ul.YOLO(str(weights))
         except Exception as err:  # noqa: BLE001 - a corrupt or foreign file
             raise DetectorError(f"{weights}: cannot load these weights: {type(err).__name__}: {err}") from None
         names = self.model.names

@@ -40,6 +40,12 @@ def test_shipped_weights_load_with_their_game_classes(game: str) -> None:
 
     detector = Detector.load(game, "ultralytics")
     assert detector.names == (*get_kit(game).pieces, "hand")
+    section = json.loads(resources.files("models").joinpath(f"{game}.json").read_text(encoding="utf-8")).get(
+        "inference", {})
+    assert detector.info.imgsz == section.get("imgsz", 640)  # frames read as the recipe says
+    assert (detector.piece_scale is not None) == ("piece_px" in section)
+    fixed = Detector.load(game, "ultralytics", imgsz=640)  # unless told otherwise
+    assert fixed.info.imgsz == 640 and fixed.piece_scale is None
     assert (detector.info.task == "pose") == load_recipe(game).keypoints
     if load_recipe(game).piece_reader is not None:  # its piece reader ships beside it and joins in
         reader = detector.pieces

@@ -3,6 +3,7 @@ load and find the pieces of a rendered frame of their game, two backends that ag
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -167,3 +168,63 @@ def test_onnx_runtime_and_ultralytics_agree(sample_frames: dict, tmp_path_factor
         iou = box_iou(a.xyxy, b.xyxy)
         iou[a.class_id[:, None] != b.class_id[None, :]] = 0
         assert (iou.max(axis=1) >= 0.9).mean() >= 0.9
+
+
+class _SizedRunner:
+    """A network double that finds one 10-pixel piece (and a large hand) in any frame, at
+    whatever size it reads it; it logs the sizes it ran at."""
+
+    def __init__(self, size: int, log: list[int]) -> None:
+        from vision.detect import ModelInfo
+
+        self.size, self.log = size, log
+        self.info = ModelInfo(Path("go.pt"), ("stone", "hand"), "detect", size)
+
+    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
+        self.log.append(self.size)
+        return Detections(np.array([[100, 100, 110, 110], [200, 100, 400, 300]], float), np.array([0.9, 0.9]),
+                          np.array([0, 1]), None, None)
+
+
+class _SizedRunners:
+    def __init__(self) -> None:
+        self.log: list[int] = []
+        self.made: list[int] = []
+
+    def __call__(self, size: int) -> _SizedRunner:
+        self.made.append(size)
+        return _SizedRunner(size, self.log)
+
+    def scale(self, size: int, h: int, w: int) -> float:
+        return size / max(h, w)
+
+
+def test_a_frame_is_read_again_at_the_size_its_pieces_need_and_the_next_starts_there() -> None:
+    from vision.detect import PieceScale
+
+    at = _SizedRunners()
+    detector = Detector(at(640), at(640).info, "onnx", piece_scale=PieceScale(12.0), runner_at=at)
+    frame = np.zeros((480, 640, 3), np.uint8)
+    detector.detect(frame)  # a 10-pixel piece at 640 is 10 network pixels: read again at 768, where it is 12
+    assert at.log == [640, 768] and detector.imgsz == 768
+    detector.detect(frame)  # the next frame starts at 768 and stays there
+    detector.detect(frame)
+    assert at.log == [640, 768, 768, 768] and at.made == [640, 640, 768]  # each size made once
+    assert detector.sizes_used == {768: 3}
+    small = Detector(at(640), at(640).info, "onnx", piece_scale=PieceScale(40.0), runner_at=at)
+    small.detect(frame)  # 40 px would need 2560: the largest size there is
+    assert small.imgsz == max(small.piece_scale.sizes) == 832
+
+
+def test_hands_do_not_decide_the_size_and_a_fixed_size_never_changes() -> None:
+    from vision.detect import PieceScale
+
+    at = _SizedRunners()
+    # the piece is 10 px; counted with the 200-px hand the median would be 105 px, read at 384
+    detector = Detector(at(640), at(640).info, "onnx", piece_scale=PieceScale(10.0), runner_at=at)
+    detector.detect(np.zeros((480, 640, 3), np.uint8))
+    assert at.log == [640] and detector.imgsz == 640  # the piece alone: 640 is its size
+    fixed = Detector(at(640), at(640).info, "onnx")  # no piece scale: every frame at its size
+    for _ in range(2):
+        fixed.detect(np.zeros((480, 640, 3), np.uint8))
+    assert at.log == [640, 640, 640] and fixed.sizes_used == {640: 2} and fixed.piece_scale is None
