@@ -1,6 +1,7 @@
 """Detector time per 640x480 frame: ultralytics and ONNX Runtime side by side.
 
-    python3 benchmarks/detector_speed.py [--frames 40] [--repeat 3] [--threads 2] [GAME_OR_WEIGHTS ...]
+    python3 benchmarks/detector_speed.py [--frames 40] [--repeat 3] [--threads 2] [--imgsz N]
+                                         [--backend B] [GAME_OR_WEIGHTS ...]
 
 For each model (default: every shipped one) it renders ``--frames`` 640x480 frames of the
 model's game with a fixed seed (weights given by path are timed on OneWorld frames), loads
@@ -10,7 +11,9 @@ whole call: letterbox, inference, decoding, non-maximum suppression, conversion 
 the median, mean and 95th percentile in milliseconds per backend, the load average, and how
 many boxes the two backends agree on (the same class and IoU >= 0.9), against the target
 of 60 ms. Torch and ONNX Runtime are limited to ``--threads`` threads (default: 2, the
-cores of the development machine). docs/models.md records the figures.
+cores of the development machine). A grid game's frames are read at the size their pieces
+need, as its recipe says (``--imgsz N``: every frame at N); the sizes used are printed.
+docs/models.md records the figures.
 """
 
 from __future__ import annotations
@@ -36,11 +39,12 @@ def frames_for(game: str, count: int, seed: int = 20261120) -> list:  # type: ig
     return [renderer.render(i).image for i in range(count)]
 
 
-def time_backend(weights: str, backend: str, frames: list, repeat: int):  # type: ignore[no-untyped-def,type-arg]
+def time_backend(weights: str, backend: str, frames: list, repeat: int,  # type: ignore[no-untyped-def,type-arg]
+                 imgsz: int | None = None):
     from vision.detect import Detector
 
     began = time.perf_counter()
-    detector = Detector.load(weights, backend)
+    detector = Detector.load(weights, backend, **({"imgsz": imgsz} if imgsz else {}))
     load_s = time.perf_counter() - began
     for f in frames[:5]:
         detector.detect(f)
@@ -74,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--imgsz", type=int, help="read every frame at this size (default: as each model's recipe "
+                        "says: a grid game's frames at the size their pieces need)")
+    parser.add_argument("--backend", choices=("ultralytics", "onnx"), help="time this backend only")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     import torch
@@ -88,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import onnxruntime  # noqa: F401
 
-        backends = ["ultralytics", "onnx"]
+        backends = [args.backend] if args.backend else ["ultralytics", "onnx"]
     except ImportError:
         backends = ["ultralytics"]
         print("onnxruntime is not installed: timing ultralytics only (pip install onnxruntime onnx)")
@@ -100,12 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         frames = frames_for(game, args.frames)
         found = {}
         for backend in backends:
-            _, load_s, times, results = time_backend(name, backend, frames, args.repeat)
+            detector, load_s, times, results = time_backend(name, backend, frames, args.repeat, args.imgsz)
             found[backend] = results
             q = statistics.quantiles(times, n=20)[-1]
             verdict = "met" if statistics.median(times) <= TARGET_MS else "missed"
+            sizes = ", ".join(f"{n}: {k}" for n, k in sorted(detector.sizes_used.items()))
             print(f"{Path(name).name:<22}{backend:<13}{statistics.median(times):>8.1f} {statistics.mean(times):>8.1f} "
-                  f"{q:>8.1f} {load_s:>8.1f}  {verdict}")
+                  f"{q:>8.1f} {load_s:>8.1f}  {verdict}  (frames read at px: {sizes})")
         if len(found) == 2:
             same, total = agreement(found["ultralytics"], found["onnx"])
             print(f"{'':<22}boxes the backends agree on: {same}/{total}")

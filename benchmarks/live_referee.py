@@ -270,15 +270,15 @@ def markdown(games: dict[str, Any]) -> list[str]:
     return rows
 
 
-def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print
-             ) -> dict[str, Any]:
+def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print,
+             imgsz: int | None = None) -> dict[str, Any]:
     modes = ["truth"]
     detector = None
     if not truth_only:
         if (ROOT / "models" / f"{game}.pt").exists():
             from vision.detect import Detector
 
-            detector = Detector.load(game)
+            detector = Detector.load(game, **({"imgsz": imgsz} if imgsz else {}))
             modes.append("real")
         else:
             say(f"{game}: no models/{game}.pt, the truth double only")
@@ -311,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noise", type=int, default=NOISE, metavar="LEVELS",
                         help=f"sensor noise of each real frame, +-LEVELS of 255 (default {NOISE}; 0: repeated "
                              "frames are identical)")
+    parser.add_argument("--imgsz", type=int, metavar="N", help="the real detector reads every frame at N px "
+                        "(default: as the game's recipe says)")
     parser.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every turn's figures as JSON")
     args = parser.parse_args(argv)
@@ -319,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {"seed": args.seed, "turns": args.turns, "noise": args.noise, "targets": TARGETS,
                            "load_average": os.getloadavg()[0], "games": {}}
     for game in args.game or GAMES:
-        out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise)
+        out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise, imgsz=args.imgsz)
     print(f"\nseed {args.seed}, {args.turns} turns a game, 640x480, noise +-{args.noise}, "
           f"load average {os.getloadavg()[0]:.1f}; "
           f"targets: >= {TARGETS['fps']:.0f} fps, <= {TARGETS['latency_s']} s, >= 99% flagged, "
