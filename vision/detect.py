@@ -17,6 +17,9 @@ exported ``.onnx``). Two backends run the same weights:
   can be exported (it needs the ``onnx`` package too), else ultralytics. ONNX Runtime is
   the faster of the two on a CPU (``benchmarks/detector_speed.py``; docs/models.md).
 
+A grid game's shipped weights read each frame at the size its pieces need
+(:class:`PieceScale`, from the game's recipe); ``imgsz`` fixes one size for every frame.
+
 Readers saved beside the weights join in: a dice face reader (``W.faces.pt``,
 :mod:`vision.dice_faces`) reads the face of each die found, and a piece reader
 (``W.pieces.pt``, :mod:`vision.piece_reader`) re-reads the class of each piece found.
