@@ -521,7 +521,7 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
                       facing=_RefereeFacing() if args.game == "the-game" else None)
     if args.json:
         doc = dict(report.figures(), game=args.game, weights=str(detector.info.source), backend=detector.backend,
-                   imgsz="by piece size" if detector.piece_scale else detector.info.imgsz,
+                   imgsz=detector.info.imgsz, by_piece_size=detector.piece_scale is not None,
                    sizes={str(k): v for k, v in sorted(detector.sizes_used.items())},
                    seconds=round(time.perf_counter() - began, 1))
         out.write(json.dumps(doc) + "\n")

@@ -126,6 +126,8 @@ def test_eval_figures_drop_on_a_broken_label_file(cli: Runner, tiny: dict[str, P
     assert result.code == 0, result.err
     good = json.loads(result.out)
     assert good["images"] == 3 and good["map50_95"] is not None and good["map50_95"] > 0
+    assert isinstance(good["imgsz"], int) and isinstance(good["by_piece_size"], bool)
+    assert sum(good["sizes"].values()) == good["images"]  # each image read once, at one size
     broken = tmp_path / "broken"
     shutil.copytree(folder, broken)
     names = json.loads((folder / "dataset.json").read_text())["classes"]
