@@ -75,6 +75,30 @@ def test_a_single_odd_frame_does_not_recalibrate() -> None:
     assert [e.kind for e in tracker.update(_frame(bumped, 5)).events] == ["recalibrated"]
 
 
+def test_a_kept_pose_is_checked_without_fitting_edges_and_a_refit_fits_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Still frames check the pose with OpenCV's corners (no edge fit); the frame that
+    re-calibrates after a bump is read with its edges fitted: the same pose as a fresh
+    tracker calibrates from it."""
+    import calibration.marker_detection as md
+
+    fitted = []
+    refine = md.refine_marker_edges
+    monkeypatch.setattr(md, "refine_marker_edges", lambda *a, **k: fitted.append(1) or refine(*a, **k))
+    first, bumped = _views()
+    tracker = PoseTracker(SPEC, TrackerConfig(confirm_frames=1))
+    tracker.update(_frame(first, 1))
+    assert len(fitted) >= len(SPEC.ids)  # the calibration fits every marker's edges (and any other quad found)
+    fitted.clear()
+    still = [tracker.update(_frame(first, seed)) for seed in (2, 3, 4)]
+    assert fitted == [] and all(u.state == TRACKING and u.events == () for u in still)
+    assert all(u.residual_px < tracker.config.move_threshold_px / 2 for u in still)
+    moved = tracker.update(_frame(bumped, 5))
+    assert [e.kind for e in moved.events] == ["recalibrated"] and fitted
+    fresh = PoseTracker(SPEC).update(_frame(bumped, 5)).pose
+    assert np.allclose(moved.pose.to_image(np.array([[0.0, 0.0], [8.0, 8.0]])),
+                       fresh.to_image(np.array([[0.0, 0.0], [8.0, 8.0]])))
+
+
 def test_moved_with_too_few_markers_says_so_then_recovers() -> None:
     first, bumped = _views()
     tracker = PoseTracker(SPEC, TrackerConfig(confirm_frames=1))
