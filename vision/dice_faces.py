@@ -54,6 +54,14 @@ FACES_SUFFIX = ".faces.pt"
 PAD = 1.4
 #: Crops are resized to this many pixels square.
 SIZE = 32
+#: A crop classifier does not read a crop again when the frame before had one around a box
+#: within this many pixels of it (centre and size) ...
+SAME_BOX_PX = 1.5
+#: ... whose 8-pixel blocks all differ from it by less than this many levels (of 255) on
+#: average: a still piece under a camera's noise (two or three levels a pixel), not a coin
+#: turned over or a die showing another face in the same place (a pip changes a block by
+#: tens of levels).
+SAME_CROP_LEVELS = 4.0
 
 _PREFIXES = (("chess-", "chess-die"), ("hero-", "hero-die"), ("d6-", "d6"))
 
@@ -209,6 +217,9 @@ class _Inference:
         self.size = int(size)
         self._session: Any = None
         self._tried = False
+        #: the last call's crop windows (cx, cy, side), the crops their probabilities were read
+        #: from, and those probabilities (:func:`_probabilities`)
+        self.recent: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def backend(self) -> str:
@@ -360,15 +371,47 @@ class FaceReader:
 def _probabilities(run: _Inference, frame: np.ndarray, xyxy: np.ndarray, size: int, pad: float) -> np.ndarray:
     """The classifier's class probabilities (one row a box) for the crops of ``frame``
     around boxes ``xyxy``: a square ``pad`` times each box's longer side, resized to
-    ``size`` pixels."""
+    ``size`` pixels. A crop the last call read (the same window within :data:`SAME_BOX_PX`,
+    the same pixels within :data:`SAME_CROP_LEVELS`) keeps that reading: a still board is
+    read once, not once a frame."""
     xyxy = np.asarray(xyxy, float).reshape(-1, 4)
     if not len(xyxy):
         return np.zeros((0, 1))
-    crops = np.stack([_crop(frame, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, pad * max(b[2] - b[0], b[3] - b[1]), 0.0,
-                            size) for b in xyxy])
-    logits = run.logits(crops)
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
+    windows = np.c_[(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2,
+                    pad * np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])]
+    crops = np.stack([_crop(frame, cx, cy, side, 0.0, size) for cx, cy, side in windows])
+    read_from, p, fresh = _recall(run.recent, windows, crops)
+    if fresh.any():
+        logits = run.logits(crops[fresh])
+        q = np.exp(logits - logits.max(axis=1, keepdims=True))
+        q /= q.sum(axis=1, keepdims=True)
+        p = np.zeros((len(crops), q.shape[1])) if p is None else p
+        p[fresh], read_from[fresh] = q, crops[fresh]
+    run.recent = (windows, read_from, p)
+    return p.copy()
+
+
+def _recall(recent: tuple[np.ndarray, np.ndarray, np.ndarray] | None, windows: np.ndarray, crops: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """For each crop, the crop its probabilities come from and those probabilities when the
+    last call read the same (:func:`_probabilities`); the crops to read (a mask)."""
+    read_from, fresh = crops.copy(), np.ones(len(crops), bool)
+    if recent is None or recent[1].shape[1:] != crops.shape[1:]:
+        return read_from, None, fresh
+    windows0, crops0, p0 = recent
+    p = np.zeros((len(crops), p0.shape[1]))
+    near = np.abs(windows[:, None, :] - windows0[None, :, :]).max(axis=2)  # new x old
+    k = crops.shape[1] // 8 * 8
+    for i in range(len(crops)):
+        for j in np.argsort(near[i]):
+            if near[i, j] > SAME_BOX_PX:
+                break
+            d = crops[i, :k, :k].astype(np.float32) - crops0[j, :k, :k]
+            blocks = d.reshape(k // 8, 8, k // 8, 8, -1).mean(axis=(1, 3))
+            if np.abs(blocks).max() < SAME_CROP_LEVELS:
+                read_from[i], p[i], fresh[i] = crops0[j], p0[j], False
+                break
+    return read_from, p, fresh
 
 
 @dataclass(frozen=True)

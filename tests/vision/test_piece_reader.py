@@ -69,6 +69,37 @@ def test_onnx_runtime_and_torch_read_the_same(monkeypatch):
     assert one == classes[:1]
 
 
+def test_a_crop_read_in_the_frame_before_is_not_read_again():
+    """A still board under fresh sensor noise is read once; a piece turned over in place is
+    read again, and so is a box moved by three pixels; what is read again is what a reader
+    with no memory reads."""
+    rng = np.random.default_rng(5)
+    frame = cv2.GaussianBlur(rng.integers(0, 255, (120, 160, 3), dtype=np.uint8), (5, 5), 0)
+    boxes = np.array([[8 + 38 * (i % 4), 12 + 55 * (i // 4), 28 + 38 * (i % 4), 36 + 55 * (i // 4)]
+                      for i in range(8)], float)  # crops apart
+    reader = _reader()
+    read = []
+    logits = reader._run.logits
+    reader._run.logits = lambda crops: read.append(len(crops)) or logits(crops)
+
+    first = reader.read(frame, boxes)
+    noisy = np.clip(frame.astype(int) + rng.integers(-3, 4, frame.shape), 0, 255).astype(np.uint8)
+    still = reader.read(noisy, boxes + rng.uniform(-0.5, 0.5, boxes.shape))
+    assert read == [8] and still[0] == first[0]  # nothing read the second time
+    np.testing.assert_array_equal(still[1], first[1])
+
+    turned = noisy.copy()
+    x0, y0, x1, y1 = boxes[3].astype(int)
+    turned[y0:y1, x0:x1] = 255 - turned[y0:y1, x0:x1]
+    again = reader.read(turned, boxes)
+    assert read == [8, 1]
+    fresh = PieceReader(reader.net, BG, reader.classes, reader.size, reader.pad).read(turned, boxes)
+    assert again[0][3] == fresh[0][3] and again[1][3] == pytest.approx(fresh[1][3], abs=1e-5)
+
+    reader.read(turned, boxes + 3)
+    assert read[-1] == 8
+
+
 def test_the_kind_of_object_stays_the_detectors_call(tmp_path):
     """With groups, a box the detector calls a ship is read as the likeliest ship and one it
     calls a coin as the likeliest coin, whatever the reader's first choice; groups survive
