@@ -15,7 +15,10 @@ slides, and the position accepted is its vote: a cell counts as occupied when it
 occupied in at least half the frames (two in three for a cell empty in the last accepted
 position), with the reading seen most (confidences summed). The
 Game has no cells: a piece seen within half an inch of where it was in the frames before is
-the same piece, and one seen in at least half the frames stands at the median of its places.
+the same piece, and stands at the median of its places when seen in at least half the frames,
+or, where the last accepted position has a piece, in a third of them (:data:`STAY_SHARE`): a
+piece the detector finds in every other frame is not announced as gone and back again from
+one window to the next.
 """
 
 from __future__ import annotations
@@ -36,6 +39,11 @@ MISSED = 0.1
 #: of the window's frames (one already occupied: half): a box at the detector's threshold that
 #: comes and goes does not make every other accepted position a move.
 NEW_SHARE = 2 / 3
+#: The Game: a piece of the last accepted position stays in the vote while seen in this share of
+#: the window's frames. A piece put next to another, or half hidden, is found in some frames
+#: only; at half, it came and went from one accepted position to the next: a move announced,
+#: then "back to the last legal position", then the move again.
+STAY_SHARE = 1 / 3
 #: The Game: a piece seen this close (inches) to one of the frame before is the same piece.
 SAME_PIECE_IN = 0.5
 
@@ -141,7 +149,7 @@ def vote(frames: list[Any], accepted: Any = None) -> Any:
     if len(frames) == 1:
         return last
     if last.game == "the-game":
-        return _vote_points(frames)
+        return _vote_points(frames, accepted)
     from dataclasses import replace
 
     held = {p.cell for p in accepted.pieces if p.cell is not None} if accepted is not None else None
@@ -167,12 +175,14 @@ def vote(frames: list[Any], accepted: Any = None) -> Any:
     return replace(last, pieces=tuple(pieces), dice=dice)
 
 
-def _vote_points(frames: list[Any]) -> Any:
+def _vote_points(frames: list[Any], accepted: Any = None) -> Any:
     """The Game's vote: each piece of a frame joins the nearest track (a piece of the frames
     before) within :data:`SAME_PIECE_IN` of its last place, most confident pieces first, one
     piece of a frame per track; a track seen in at least half the frames is a piece, at the
     median of its places, of the side with the most confidence summed, facing the
-    confidence-weighted mean of its facings, with the box of its most confident frame."""
+    confidence-weighted mean of its facings, with the box of its most confident frame. A track
+    within :data:`SAME_PIECE_IN` of a piece of ``accepted`` (the last accepted board) needs
+    only :data:`STAY_SHARE` of the frames."""
     from dataclasses import replace
 
     tracks: list[list[Any]] = []
@@ -189,13 +199,14 @@ def _vote_points(frames: list[Any]) -> Any:
             taken.add(k)
     pieces = []
     for t in tracks:
-        if len(t) < len(frames) / 2:
+        point = (_median([p.point[0] for p in t]), _median([p.point[1] for p in t]))
+        held = accepted is not None and any(math.dist(point, q.point) <= SAME_PIECE_IN for q in accepted.pieces)
+        if len(t) < len(frames) * (STAY_SHARE if held else 0.5) - 1e-9:
             continue
         sides: Counter[str] = Counter()
         for p in t:
             sides[p.cls] += p.confidence
         best = max(t, key=lambda p: p.confidence)
-        point = (_median([p.point[0] for p in t]), _median([p.point[1] for p in t]))
         pieces.append(replace(best, cls=sides.most_common(1)[0][0], point=point, facing=_mean_facing(t, best.facing),
                               confidence=sum(p.confidence for p in t) / len(t)))
     dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]

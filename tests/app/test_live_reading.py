@@ -558,6 +558,23 @@ def test_the_game_a_missed_box_and_a_false_one_do_not_restart_the_window_but_a_m
     assert [g is not None for g in got] == [False, False, False, False, False, True, False]
 
 
+def test_the_game_a_piece_found_in_some_frames_only_is_accepted_once() -> None:
+    """R1 moved, then found at its new place in 14 of 25 frames, never three in a row: the
+    move is accepted once, with R1 where it went, and not again without it and with it."""
+    from dataclasses import replace
+
+    _, _, board, moved = _the_game_boards({"R1": (0.0, 3.0)})
+    k = next(i for i, (p, q) in enumerate(zip(board.pieces, moved.pieces)) if p.point != q.point)
+    without = replace(moved, pieces=moved.pieces[:k] + moved.pieces[k + 1:])
+    s = Stability(0.3)
+    assert [s.update_board(i / 15, board) is not None for i in range(6)] == [False] * 5 + [True]
+    seen = [1, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1]
+    got = [s.update_board(1 + i / 15, moved if f else without) for i, f in enumerate(seen)]
+    accepted = [g for g in got if g is not None]
+    assert len(accepted) == 1
+    assert any(p.point == moved.pieces[k].point for p in accepted[0].pieces)
+
+
 def test_the_game_one_piece_boxed_once_per_side_is_one_piece() -> None:
     """The detector's suppression keeps sides apart: one stone boxed red and blue, nearly the
     same box, is one piece (the surer side); two pieces lying on one another stay two."""
