@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["APART_IOU", "GRID_GAMES", "SAME_BOX_IOU", "SURE", "BoardCells", "FrameGeometry", "board_cells",
-           "one_read"]
+__all__ = ["APART_IOU", "GRID_GAMES", "MERGED_AREA", "MERGED_COVER", "SAME_BOX_IOU", "SURE", "BoardCells", "FrameGeometry",
+           "board_cells", "one_read"]
 
 #: Games whose pieces stand on cells (The Game's field is measured in inches instead).
 GRID_GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds")
@@ -34,6 +34,13 @@ APART_IOU = 0.3
 #: OneWorld's stacked counters overlap up to about 0.75 (the sample turns); two boxes of one
 #: cell overlapping more are one counter read twice.
 SAME_BOX_IOU = 0.8
+#: A box that two surer boxes of its kind cover, each at least a quarter of it and together
+#: this share, while it is at least :data:`MERGED_AREA` times the larger of them, is those two
+#: neighbours boxed once more as one (a detector reading a frame at a larger size did this to
+#: two checkers side by side). A piece half hidden behind two others has a box of its own
+#: size, so it stays.
+MERGED_COVER = 0.6
+MERGED_AREA = 1.3
 
 
 def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], confidence: np.ndarray,
@@ -45,7 +52,9 @@ def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], con
     most confident reading stays. Kinds: When Gods Collide and Battle Grounds, a piece per
     square (a Seth token lies on a checker, apart); Wormholes, a coin and a ship per cell.
     OneWorld's counters stack, one box over the other: only boxes that overlap almost wholly
-    are one counter. Boxes on no cell (``None``) and other games' boxes are all kept.
+    are one counter. Boxes on no cell (``None``) and other games' boxes are all kept. Where
+    pieces do not stack, a box covering two surer neighbours of its kind is the two read as
+    one (:data:`MERGED_COVER`), whatever cell its anchor falls in.
 
     >>> one_read("battle-grounds", ["a1", "a1", "b2"], ["north-i", "north-ii", "south-i"],
     ...          np.array([0.6, 0.4, 0.9]), np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30]]))
@@ -61,6 +70,7 @@ def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], con
     conf = np.asarray(confidence, float)
     iou = box_iou(boxes, boxes)
     groups: dict[tuple[str, str], list[int]] = {}
+    kinds: list[str | None] = [None] * n
     for i, (cell, cls) in enumerate(zip(cells, classes)):
         if cell is None:
             continue
@@ -71,6 +81,9 @@ def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], con
         else:
             kind = str(cls.startswith("seth-"))
         groups.setdefault((cell, kind), []).append(i)
+        kinds[i] = kind
+    if game != "oneworld":
+        keep &= ~_merged(boxes, conf, kinds)
     for group in groups.values():
         kept: list[int] = []
         for i in sorted(group, key=lambda j: -conf[j]):
@@ -84,6 +97,24 @@ def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], con
             else:
                 kept.append(i)
     return keep
+
+
+def _merged(boxes: np.ndarray, conf: np.ndarray, kinds: Sequence[str | None]) -> np.ndarray:
+    """Boxes that are two surer boxes of their kind boxed once more as one (:data:`MERGED_COVER`)."""
+    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-9)
+    w = np.clip(np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0]), 0, None)
+    h = np.clip(np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1]), 0, None)
+    cover = w * h / area[:, None]  # [i, j]: the share of box i that box j covers
+    merged = np.zeros(len(boxes), bool)
+    for i, kind in enumerate(kinds):
+        if kind is None:
+            continue
+        by = [j for j in np.flatnonzero(cover[i] >= 0.25) if j != i and kinds[j] == kind and conf[j] > conf[i]
+              and area[i] >= MERGED_AREA * area[j]]
+        if len(by) >= 2:
+            two = sorted(by, key=lambda j: -cover[i, j])[:2]
+            merged[i] = cover[i, two].sum() >= MERGED_COVER
+    return merged
 
 
 @dataclass(frozen=True)
