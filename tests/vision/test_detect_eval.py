@@ -141,17 +141,25 @@ def test_a_figure_boxed_twice_is_read_once_as_tabletop_reads_a_cell(rendered: di
 def test_a_box_over_two_neighbours_is_the_two_read_as_one() -> None:
     """Two checkers side by side boxed once more, less surely, by a larger box over both
     (When Gods Collide at 768 px, live turn 164: its anchor fell in the first's square, read
-    as two pieces there): still two checkers. A figure half hidden behind two others has a
-    box of its own size and stays; a ship over two coins is another kind of object."""
+    as two pieces there): still two checkers. A coin's box as large as those of the two
+    that overlap it is a coin of its own; a ship over two coins is another kind of object;
+    Battle Grounds' figures stand in front of one another and are left alone."""
     from vision.detect_cells import one_read
 
     pair = np.array([[401, 237, 416, 251], [390, 247, 405, 261], [386, 228, 402, 242], [392, 242, 413, 259]], float)
     sure = np.array([0.93, 0.88, 0.86, 0.72])
     keep = one_read("when-gods-collide", ["2,5", "1,5", "2,4", "2,5"], ["babylonian"] * 4, sure, pair)
     assert keep.tolist() == [True, True, True, False]
-    behind = np.array([[0, 10, 20, 40], [20, 10, 40, 40], [10, 0, 30, 30]], float)
-    keep = one_read("battle-grounds", ["b2", "c2", "b1"], ["north-i", "north-ii", "south-i"],
-                    np.array([0.9, 0.9, 0.6]), behind)
+    three = np.array([[0, 10, 20, 40], [20, 10, 40, 40], [10, 0, 30, 30]], float)  # each a third under two
+    keep = one_read("wormholes", ["2,2", "2,3", "1,2"], ["coin-suns", "coin-arms", "coin-moons"],
+                    np.array([0.9, 0.9, 0.6]), three)
+    assert keep.all()
+    big = three + [[0, 0, 0, 0], [0, 0, 0, 0], [-3, -3, 3, 3]]  # the third box now 1.8 times theirs
+    keep = one_read("wormholes", ["2,2", "2,3", "1,2"], ["coin-suns", "coin-arms", "coin-moons"],
+                    np.array([0.9, 0.9, 0.6]), big)
+    assert keep.tolist() == [True, True, False]
+    keep = one_read("battle-grounds", ["2,2", "2,3", "1,2"], ["north-i", "north-ii", "north-cosmic"],
+                    np.array([0.9, 0.9, 0.6]), big)
     assert keep.all()
     keep = one_read("wormholes", ["1,1", "1,2", "1,1"], ["coin-suns", "coin-arms", "pawn-suns"], sure[[0, 1, 3]],
                     pair[[0, 1, 3]])
