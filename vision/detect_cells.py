@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["APART_IOU", "FLAT_GAMES", "GRID_GAMES", "MERGED_AREA", "MERGED_COVER", "SAME_BOX_IOU", "SURE", "BoardCells", "FrameGeometry",
-           "board_cells", "one_read"]
+__all__ = ["APART_IOU", "FLAT_GAMES", "GRID_GAMES", "MERGED_AREA", "MERGED_COVER", "SAME_BOX_IOU", "SURE",
+           "BoardCells", "FrameGeometry", "board_cells", "one_read"]
 
 #: Games whose pieces stand on cells (The Game's field is measured in inches instead).
 GRID_GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds")
@@ -87,7 +87,7 @@ def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], con
         groups.setdefault((cell, kind), []).append(i)
         kinds[i] = kind
     if game in FLAT_GAMES:
-        keep &= ~_merged(boxes, conf, kinds)
+        keep &= ~_merged(boxes, iou, conf, kinds)
     for group in groups.values():
         kept: list[int] = []
         for i in sorted(group, key=lambda j: -conf[j]):
@@ -103,12 +103,12 @@ def one_read(game: str, cells: Sequence[str | None], classes: Sequence[str], con
     return keep
 
 
-def _merged(boxes: np.ndarray, conf: np.ndarray, kinds: Sequence[str | None]) -> np.ndarray:
-    """Boxes that are two surer boxes of their kind boxed once more as one (:data:`MERGED_COVER`)."""
+def _merged(boxes: np.ndarray, iou: np.ndarray, conf: np.ndarray, kinds: Sequence[str | None]) -> np.ndarray:
+    """Boxes that are two surer boxes of their kind boxed once more as one (:data:`MERGED_COVER`);
+    ``iou``: the boxes' IoU table, from which their overlaps follow."""
     area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-9)
-    w = np.clip(np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0]), 0, None)
-    h = np.clip(np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1]), 0, None)
-    cover = w * h / area[:, None]  # [i, j]: the share of box i that box j covers
+    inter = iou * (area[:, None] + area[None, :]) / (1 + iou)
+    cover = inter / area[:, None]  # [i, j]: the share of box i that box j covers
     merged = np.zeros(len(boxes), bool)
     for i, kind in enumerate(kinds):
         if kind is None:

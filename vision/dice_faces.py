@@ -403,9 +403,8 @@ def _recall(recent: tuple[np.ndarray, np.ndarray, np.ndarray] | None, windows: n
     near = np.abs(windows[:, None, :] - windows0[None, :, :]).max(axis=2)  # new x old
     k = crops.shape[1] // 8 * 8
     for i in range(len(crops)):
-        for j in np.argsort(near[i]):
-            if near[i, j] > SAME_BOX_PX:
-                break
+        close = np.flatnonzero(near[i] <= SAME_BOX_PX)
+        for j in close[np.argsort(near[i, close])]:
             d = crops[i, :k, :k].astype(np.float32) - crops0[j, :k, :k]
             blocks = d.reshape(k // 8, 8, k // 8, 8, -1).mean(axis=(1, 3))
             if np.abs(blocks).max() < SAME_CROP_LEVELS:
