@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["COSTS", "Scene", "fixed_pieces", "piece_classes", "side_of"]
+__all__ = ["COSTS", "FADED", "Scene", "fixed_pieces", "piece_classes", "side_of"]
 
 #: What each disagreement between a prediction and the seen board costs.
 COSTS = {
@@ -42,6 +42,10 @@ COSTS = {
     "second_margin": 1.5,  # the same for a second move in one position: clearly left and arrived
     "occluded": 3,         # this many engine pieces seen before, close together, gone at once: a hand
 }
+#: A box on the cell a piece stood on, less than this share as sure as the piece's box was at the
+#: last position, is not that piece: once a counter leaves, map art or a shadow under it may be
+#: read weakly as a piece of its kind (a piece that stays is read about as surely as before).
+FADED = 0.5
 #: How far a hand reaches over the board, in cells (the typical distance between neighbouring
 #: pieces): cells this close to one another can be hidden together.
 HAND_REACH = 2.0
@@ -114,6 +118,7 @@ class Scene:
     after: dict[Any, Counter[str]]
     engine: dict[Any, list[Any]]
     classes: dict[Any, str]
+    faded: frozenset[Any] = frozenset()  # cells seen now far less surely than before (FADED)
 
     @classmethod
     def build(cls, before: Any, after: Any, where: Mapping[Any, Any], classes: dict[Any, str],
@@ -125,6 +130,13 @@ class Scene:
                     out.setdefault(p.cell, Counter())[p.cls] += 1
             return out
 
+        def surest(seen: Any) -> dict[Any, float]:
+            out: dict[Any, float] = {}
+            for p in seen.pieces:
+                if p.cell is not None:
+                    out[p.cell] = max(out.get(p.cell, 0.0), p.confidence)
+            return out
+
         engine: dict[Any, list[Any]] = {}
         for pid, cell in where.items():
             engine.setdefault(cell, []).append(pid)
@@ -132,7 +144,9 @@ class Scene:
         for pid, cell, kind in fixed:  # never a mover: not in ``where``
             engine.setdefault(cell, []).append(pid)
             classes[pid] = kind
-        return cls(cells(before), cells(after), engine, classes)
+        was, now = surest(before), surest(after)
+        faded = frozenset(c for c, sure in now.items() if c in was and sure < FADED * was[c])
+        return cls(cells(before), cells(after), engine, classes, faded)
 
     # -- evidence -------------------------------------------------------------------------------
     def cells(self) -> set[Any]:
@@ -222,6 +236,8 @@ class Scene:
             # never seen there, before or now: the empty cell says nothing of a departure, and
             # costs the move what it costs "nothing changed" (a piece the detector keeps missing)
             cost = COSTS["still_missed"]
+        elif not still and frm in self.faded:
+            cost = 0.0  # what is seen where it stood is far less sure than it was: not the mover
         else:
             cost = self._cell(frm, still)
         if still and mover is not None and seen_before[mover] and not self.shrank(frm)[mover] \

@@ -852,3 +852,31 @@ def test_a_box_seen_in_every_other_frame_does_not_come_and_go_between_accepted_p
         if board is not None:
             accepted.append(sorted(p.cell for p in board.pieces))
     assert accepted[-1] == ["0101", "0505", "0707"]
+
+
+def _board(game: str, pieces: list[tuple[str, str, float]]) -> Any:
+    from tabletop.live.board import SeenBoard, SeenPiece
+
+    return SeenBoard(game, tuple(SeenPiece(cls, cell, (0.0, 0.0), (0, 0, 1, 1), conf) for cell, cls, conf in pieces))
+
+
+@pytest.mark.parametrize(("left_behind", "read_as_move"), [(0.27, True), (0.6, False)])
+def test_a_box_far_less_sure_than_the_piece_that_left_is_not_that_piece(left_behind: float,
+                                                                          read_as_move: bool) -> None:
+    """A Fog leaves 0504 for 0302, and the map art it covered is read weakly as a Fog. Three
+    Fogs stacked on 0605 were read as two, so "one of them went to 0302" explains the board
+    just as well but for the Fog still seen on 0504. A box far less sure than the Fog was is
+    not the Fog: its own move is read. One about as sure is the Fog still there."""
+    from tabletop.live.explain import FADED, Scene
+
+    before = _board("oneworld", [("0504", "chez-fog", 0.65), ("0605", "chez-fog", 0.9), ("0605", "chez-fog", 0.8)])
+    after = _board("oneworld", [("0504", "chez-fog", left_behind), ("0605", "chez-fog", 0.9),
+                                ("0605", "chez-fog", 0.8), ("0302", "chez-fog", 0.96)])
+    where = {"C5": "0504", "C3": "0605", "C8": "0605", "C9": "0605"}
+    scene = Scene.build(before, after, where, dict.fromkeys(where, "chez-fog"))
+    assert ("0504" in scene.faded) == (left_behind < FADED * 0.65)
+    stack_move = scene.move_cost("C8", "0605", "0302")
+    own_move = scene.move_cost("C5", "0504", "0302")
+    assert stack_move == 0.0
+    assert (own_move < stack_move + 1.0) == read_as_move
+    assert _explains(scene, "C8", "0605", "0302")
