@@ -121,18 +121,18 @@ class BoardMapper:
         names = _class_names(det, self.names)
         keep = det.confidence >= self.min_confidence
         if self.game == "the-game" and len(det):  # one piece boxed once per side: one box stays
-            from tabletop.outdoor.readings import one_box_per_piece
+            from tabletop.outdoor.readings import box_dots, one_box_per_piece
 
             boxed = [i for i, n in enumerate(names) if keep[i] and n != "hand"]
-            once = set(one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), boxed))
+            once = set(one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), boxed,
+                                         dots=box_dots(det), image=image, names=names))
             keep = np.array([bool(k) and (names[i] == "hand" or i in once) for i, k in enumerate(keep)], bool)
             det, names = det[keep], [n for n, k in zip(names, keep) if k]  # lift only the boxes kept
             keep = np.ones(len(det), bool)
             if image is not None and det.keypoints is not None and det.keypoints.shape[1] and len(det):
                 from tabletop.outdoor.dots import sides_by_dot
 
-                kp = det.keypoints[:, 0, :]
-                names = sides_by_dot(image, det.xyxy, np.where((kp[:, 2] > 0)[:, None], kp[:, :2], np.nan), names)
+                names = sides_by_dot(image, det.xyxy, box_dots(det), names)
         pieces: list[SeenPiece] = []
         dice: list[str] = []
         hands: list[tuple[float, float, float, float]] = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["dot_reach", "dot_side", "find_dot", "refine_dot", "sides_by_dot"]
+__all__ = ["dot_present", "dot_reach", "dot_side", "find_dot", "refine_dot", "sides_by_dot"]
 
 #: For each side with a printed dot colour: the BGR channel that stands out.
 CHANNEL = {"red": 2, "blue": 0}
@@ -120,6 +120,21 @@ def dot_side(image: np.ndarray, keypoint: tuple[float, float], side: str, radius
     'blue'
     """
     return _side_and_scores(image, keypoint, side, radius, sides)[0]
+
+
+def dot_present(image: np.ndarray, keypoint: tuple[float, float], side: str, radius: int) -> bool:
+    """Whether a dot of ``side``'s colour stands out within ``radius`` pixels of ``keypoint``
+    (by :data:`PRESENT`; a side without a dot colour: never).
+
+    >>> img = np.full((40, 40, 3), 120, np.uint8)
+    >>> img[18:23, 25:30] = (30, 30, 220)                    # a red dot
+    >>> dot_present(img, (27.0, 20.0), "red", 5), dot_present(img, (27.0, 20.0), "blue", 5)
+    (True, False)
+    >>> dot_present(img, (8.0, 8.0), "red", 5)
+    False
+    """
+    found = _scores(image, keypoint, side, radius)
+    return found is not None and int(found[0].max()) >= PRESENT
 
 
 def _side_and_scores(image: np.ndarray, keypoint: tuple[float, float], side: str, radius: int,

@@ -33,17 +33,19 @@ import numpy as np
 
 from rules.geometry import FieldPoint
 from rules.the_game.shapes import Footprint
-from tabletop.outdoor.dots import dot_reach, find_dot, refine_dot
+from tabletop.outdoor.dots import dot_present, dot_reach, find_dot, refine_dot
 from tabletop.outdoor.view import FieldView
 from vision.detect_eval import box_iou
 from vision.detections import Detections
 from vision.facing import field_direction
 
-__all__ = ["ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "lift_boxes", "name_pieces", "one_box_per_piece",
-           "read_pieces"]
+__all__ = ["DOTS_APART", "ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "box_dots", "lift_boxes", "name_pieces",
+           "one_box_per_piece", "read_pieces"]
 
-#: Two pieces' boxes overlap at most about 0.5 even when the pieces touch or lie on one another
-#: (rendered fields); two boxes overlapping this much are one piece boxed twice.
+#: Two pieces' boxes mostly overlap less than this even when the pieces touch or lie on one
+#: another (rendered fields); two boxes overlapping this much are one piece boxed twice, unless
+#: they show two front dots (:func:`one_box_per_piece`): sticks laid side by side, a stone on
+#: another, overlap up to 0.95.
 ONE_PIECE_IOU = 0.6
 
 
@@ -118,7 +120,8 @@ def read_pieces(image: np.ndarray, det: Detections, view: FieldView, config: Rea
     names = [str(n) for n in (det.class_name if det.class_name is not None else det.class_id)]
     keep = [i for i, n in enumerate(names)
             if _side_of(n, config.sides) is not None and det.confidence[i] >= config.min_confidence]
-    keep = one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), keep)
+    keep = one_box_per_piece(np.asarray(det.xyxy, float), np.asarray(det.confidence, float), keep,
+                             dots=box_dots(det), image=image, names=names)
     boxes = np.asarray(det.xyxy, float)[keep] if keep else np.zeros((0, 4))
     h = config.piece_height
     # each box's centre lifted to half the height: where the piece roughly stands
@@ -244,15 +247,53 @@ def _read_facing(view: FieldView, box: np.ndarray, read: float, fit: tuple[Any, 
     return r
 
 
-def one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = ONE_PIECE_IOU) -> list[int]:
+def one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: float = ONE_PIECE_IOU,
+                      dots: np.ndarray | None = None, image: np.ndarray | None = None,
+                      names: Sequence[str] | None = None) -> list[int]:
     """A weak detector may box one piece twice, once per side (its non-maximum suppression
-    keeps classes apart): of two boxes overlapping that much, the more confident stays."""
+    keeps classes apart): of two boxes overlapping that much, the more confident stays.
+
+    Two sticks laid side by side, or a stone on another, overlap as much. Given the boxes'
+    front-dot keypoints (``dots``, N x 2, NaN: none), two boxes whose dots are more than
+    :data:`DOTS_APART` of the smaller box's shorter side apart are two pieces: one piece boxed
+    twice shows its one dot twice. Given the ``image`` and the class ``names`` too, the less
+    sure box's dot must also be seen there in its side's colour (:func:`~tabletop.outdoor.dots.dot_present`).
+    """
     out: list[int] = []
     for i in sorted(keep, key=lambda i: -conf[i]):
         a = xyxy[i]
-        if all(_iou(a, xyxy[j]) < iou for j in out):
+        if all(_iou(a, xyxy[j]) < iou or _two_dots(xyxy, dots, image, names, j, i) for j in out):
             out.append(i)
     return sorted(out)
+
+
+def box_dots(det: Detections) -> np.ndarray | None:
+    """Each box's front-dot keypoint (N x 2; NaN where the detector saw none), or ``None``."""
+    if det.keypoints is None or det.keypoints.ndim != 3 or not det.keypoints.shape[1]:
+        return None
+    kp = np.asarray(det.keypoints[:, 0, :], float)
+    seen = kp[:, 2] > 0 if kp.shape[1] > 2 else np.ones(len(kp), bool)
+    return np.where(seen[:, None], kp[:, :2], np.nan)
+
+
+#: Two overlapping boxes whose front dots are more than this share of the smaller box's
+#: shorter side apart hold two pieces (one piece boxed twice puts both keypoints on its dot,
+#: within a pixel or two).
+DOTS_APART = 0.5
+
+
+def _two_dots(xyxy: np.ndarray, dots: np.ndarray | None, image: np.ndarray | None,
+              names: Sequence[str] | None, kept: int, other: int) -> bool:
+    """Whether boxes ``kept`` and ``other`` show two front dots (see :func:`one_box_per_piece`)."""
+    if dots is None or not (np.all(np.isfinite(dots[kept])) and np.all(np.isfinite(dots[other]))):
+        return False
+    short = min(float(min(b[2] - b[0], b[3] - b[1])) for b in (xyxy[kept], xyxy[other]))
+    if math.dist(dots[kept], dots[other]) <= DOTS_APART * short:
+        return False
+    if image is None or names is None:
+        return True
+    side = str(names[other]).partition("-")[0]
+    return dot_present(image, (float(dots[other][0]), float(dots[other][1])), side, dot_reach(xyxy[other]))
 
 
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:

@@ -233,6 +233,30 @@ def test_one_piece_boxed_twice_is_read_once(rendered):
     assert len(read_pieces(image, twice, view)) == len(read_pieces(image, det, view))
 
 
+def test_two_sticks_side_by_side_boxed_alike_are_two_pieces_when_two_dots_show():
+    """A red stick laid along a blue one: their boxes overlap more than one piece boxed twice
+    usually does (IoU 0.63 here), but each shows its own front dot, far apart. One piece boxed
+    twice puts both keypoints on its one dot; a second box with no dot of its colour at its
+    keypoint is not a second piece."""
+    from tabletop.outdoor.readings import ONE_PIECE_IOU, _iou, one_box_per_piece
+
+    img = np.full((80, 120, 3), 110, np.uint8)
+    img[41:46, 29:34] = (220, 40, 30)     # the blue stick's dot at (31, 43)
+    img[54:59, 68:73] = (30, 30, 220)     # the red stick's dot at (70, 56)
+    boxes = np.array([[11, 36, 80, 65], [10, 43, 85, 68], [9, 37, 83, 65]], float)
+    assert _iou(boxes[0], boxes[1]) > ONE_PIECE_IOU
+    conf = np.array([0.74, 0.68, 0.3])
+    names = ["blue-piece", "red-piece", "red-piece"]
+    dots = np.array([[31, 43], [70, 56], [45, 45]], float)  # the third: no dot of its colour there
+    assert one_box_per_piece(boxes, conf, [0, 1, 2], dots=dots, image=img, names=names) == [0, 1]
+    assert one_box_per_piece(boxes, conf, [0, 1, 2], dots=dots) == [0, 1, 2]  # no image: dots apart suffice
+    assert one_box_per_piece(boxes, conf, [0, 1, 2]) == [0]  # no dots: overlap alone
+    same = np.array([[31, 43], [32, 44], [31, 43]], float)  # one piece boxed thrice: one dot
+    assert one_box_per_piece(boxes, conf, [0, 1, 2], dots=same, image=img, names=names) == [0]
+    unseen = np.array([[31, 43], [np.nan, np.nan], [45, 45]], float)
+    assert one_box_per_piece(boxes, conf, [0, 1], dots=unseen, image=img, names=names) == [0]
+
+
 def test_a_piece_read_as_the_wrong_side_is_put_right_by_its_dots_colour():
     """The detector now and then reads a red stone as blue; where its dot's colour says red
     and nothing blue stands out there, the side is the dot's. A dot of the detector's colour,
