@@ -134,20 +134,28 @@ class PoseTracker:
         markers = self.config.markers
         if self._pose is not None and markers.edge_refine:
             quick = detect_markers(frame, self.spec.dictionary, replace(markers, edge_refine=False))
-            visible = tuple(i for i in self.spec.ids if quick.corners_of(i) is not None)
+            visible = self._visible(quick)
             residual = self._residual(quick, visible)
             if residual is None or residual <= self.config.move_threshold_px / 2:
-                return self.update_sighting(quick)
+                self._frame += 1
+                return self._follow(quick, visible, residual)
         return self.update_sighting(detect_markers(frame, self.spec.dictionary, markers))
 
     def update_sighting(self, sighting: MarkerSighting) -> TrackerUpdate:
         self._frame += 1
-        visible = tuple(i for i in self.spec.ids if sighting.corners_of(i) is not None)
+        visible = self._visible(sighting)
         if self._pose is None:
             return self._calibrate(
                 sighting, visible, "calibrated", "board found: calibrated from {n} markers"
             )
-        residual = self._residual(sighting, visible)
+        return self._follow(sighting, visible, self._residual(sighting, visible))
+
+    def _visible(self, sighting: MarkerSighting) -> tuple[int, ...]:
+        return tuple(i for i in self.spec.ids if sighting.corners_of(i) is not None)
+
+    def _follow(self, sighting: MarkerSighting, visible: tuple[int, ...], residual: float | None) -> TrackerUpdate:
+        """A kept pose checked against a sighting: kept, or re-calibrated once the markers
+        have sat off it for :attr:`TrackerConfig.confirm_frames` frames."""
         events: list[TrackerEvent] = []
         all_visible = len(visible) == len(self.spec.ids)
         if residual is None or residual <= self.config.move_threshold_px:

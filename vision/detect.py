@@ -257,11 +257,11 @@ class Detector:
         if imgsz is None:
             import models
 
-            try:
+            try:  # the recipe's size is checked there
                 imgsz, piece_px = models.inference_settings(game_or_path)
             except ValueError as err:
                 raise DetectorError(str(err)) from None
-        if imgsz % 32 or not 32 <= imgsz <= 4096:
+        elif imgsz % 32 or not 32 <= imgsz <= 4096:
             raise DetectorError(f"imgsz must be a multiple of 32 from 32 to 4096, got {imgsz}")
         if backend not in BACKENDS:
             raise DetectorError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")

@@ -107,6 +107,12 @@ def test_load_errors_say_what_to_do(source: str, backend: str, message: str) -> 
         Detector.load(source, backend)
 
 
+@pytest.mark.parametrize("imgsz", [650, 16, 4128])
+def test_a_size_given_to_load_is_checked(imgsz: int) -> None:
+    with pytest.raises(DetectorError, match="multiple of 32 from 32 to 4096"):
+        Detector.load("oneworld", imgsz=imgsz)
+
+
 def test_loading_is_lazy() -> None:
     import subprocess
     import sys
