@@ -231,7 +231,10 @@ class Scene:
     def _left(self, piece: Any, frm: Any, mover: str | None) -> float:
         others = [p for p in self.engine.get(frm, []) if p != piece]
         seen_before = self.before.get(frm, Counter())
-        still = bool(others) or sum(seen_before.values()) >= 2
+        # two boxes where the engine has the mover alone: something stays (a Seth token) when
+        # one is of another kind; two of the mover's side are the mover read twice
+        still = bool(others) or (sum(seen_before.values()) >= 2 and (
+            mover is None or any(side_of(k) != side_of(mover) for k in seen_before)))
         if not still and not seen_before and not self.after.get(frm):
             # never seen there, before or now: the empty cell says nothing of a departure, and
             # costs the move what it costs "nothing changed" (a piece the detector keeps missing)

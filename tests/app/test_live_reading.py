@@ -880,3 +880,24 @@ def test_a_box_far_less_sure_than_the_piece_that_left_is_not_that_piece(left_beh
     assert stack_move == 0.0
     assert (own_move < stack_move + 1.0) == read_as_move
     assert _explains(scene, "C8", "0605", "0302")
+
+
+def test_a_piece_read_twice_that_leaves_leaves_its_cell_empty() -> None:
+    """A Blade boxed twice on 0918 moves onto 0803, hiding the CHEZ god there. The engine has
+    the Blade alone on 0918: its two boxes were one piece, and 0918 seen empty is what its
+    move predicts (it was read as a stack, which an empty cell contradicts, and the illegal
+    move went unflagged). A box of another kind there (a Seth token on a checker) stays."""
+    from collections import Counter
+
+    from tabletop.live.explain import Scene
+
+    engine = {"0918": ["B11"], "0803": ["chez-god"]}
+    classes = {"B11": "borg-blade", "chez-god": "chez-god"}
+    before = {"0918": Counter({"borg-blade": 2}), "0803": Counter({"chez-god": 1})}
+    after = {"0803": Counter({"borg-blade": 1})}
+    scene = Scene(before, after, engine, classes)
+    assert scene.move_cost("B11", "0918", "0803") == 0.0
+    assert _explains(scene, "B11", "0918", "0803")
+    token = Scene({"c3": Counter({"norse": 1, "seth-greek": 1})}, {"e5": Counter({"norse": 1})},
+                  {"c3": ["c3"]}, {"c3": "norse"})
+    assert token.move_cost("c3", "c3", "e5") == 1.0  # the token should still be seen on c3
