@@ -36,6 +36,7 @@ COSTS = {
     "not_arrived": 2.0,    # nothing new seen where the mover arrives
     "other_kind": 0.3,     # what arrived is of the mover's side, another kind (a level misread)
     "other_side": 1.0,     # what arrived looks like another side's piece
+    "stack_mate": 0.5,     # the kind that left the mover's stack and arrived is another piece of the stack
     "class_only": 0.5,     # a cell seen as full as before and a kind new to it: only the class changed
     "illegal": 1.0,        # how much a legal reading is preferred to an illegal one
     "margin": 0.5,         # how much better than "nothing changed" a move must explain the board
@@ -226,7 +227,20 @@ class Scene:
             return self.none_cost() + COSTS["still_there"]
         mover = self.classes.get(piece)
         rest = sum(self._cell(c, self._expect(c)) for c in self.cells() if c not in (frm, to))
-        return rest + self._left(piece, frm, mover) + self._arrived(to, mover, frm)
+        cost = rest + self._left(piece, frm, mover) + self._arrived(to, mover, frm)
+        return cost + (COSTS["stack_mate"] if self._stack_mate(piece, frm, to, mover) else 0.0)
+
+    def _stack_mate(self, piece: Any, frm: Any, to: Any, mover: str | None) -> bool:
+        """Whether another piece of ``frm``'s stack, not ``piece``, is seen to have gone to
+        ``to``: the mover's kind no fewer on ``frm``, and a kind the engine has among the
+        others there, seen fewer on ``frm`` (or never seen there as often as the engine has
+        it: under the stack), new at ``to``. Either alone is a class misread; both at once, a
+        stack mate moved."""
+        if mover is None or self.shrank(frm)[mover]:
+            return False
+        mates = {self.classes.get(p) for p in self.engine.get(frm, []) if p != piece}
+        gone = self.shrank(frm)
+        return any(k != mover and k in mates and (gone[k] or self.undercounted(frm, k)) for k in self.arrived(to))
 
     def _left(self, piece: Any, frm: Any, mover: str | None) -> float:
         others = [p for p in self.engine.get(frm, []) if p != piece]

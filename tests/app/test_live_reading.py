@@ -901,3 +901,23 @@ def test_a_piece_read_twice_that_leaves_leaves_its_cell_empty() -> None:
     token = Scene({"c3": Counter({"norse": 1, "seth-greek": 1})}, {"e5": Counter({"norse": 1})},
                   {"c3": ["c3"]}, {"c3": "norse"})
     assert token.move_cost("c3", "c3", "e5") == 1.0  # the token should still be seen on c3
+
+
+@pytest.mark.parametrize("stone_seen_before", [False, True])
+def test_a_stack_mate_seen_to_move_is_not_read_as_the_mover(stone_seen_before: bool) -> None:
+    """A Stone under a Fog on 0305 goes two hexes to 0403 (too far for a Stone; the Fog may
+    go there). A Stone is seen arriving and the Fog is still seen on 0305: reading it as the
+    Fog's legal move takes two misreads at once, so the Stone's illegal move is cheaper, whether
+    the Stone was seen under the Fog before or not. A Fog seen arriving is the Fog's move."""
+    from collections import Counter
+
+    from tabletop.live.explain import COSTS, Scene
+
+    engine = {"0305": ["C5", "C13"]}
+    classes = {"C5": "chez-stone", "C13": "chez-fog"}
+    before = {"0305": Counter({"chez-fog": 1, "chez-stone": 1} if stone_seen_before else {"chez-fog": 1})}
+    stone = Scene(before, {"0305": Counter({"chez-fog": 1}), "0403": Counter({"chez-stone": 1})}, engine, classes)
+    assert stone.move_cost("C5", "0305", "0403") + COSTS["illegal"] < stone.move_cost("C13", "0305", "0403")
+    fog = Scene(before, {"0305": Counter({"chez-stone": 1} if stone_seen_before else {}),
+                         "0403": Counter({"chez-fog": 1})}, engine, classes)
+    assert fog.move_cost("C13", "0305", "0403") < fog.move_cost("C5", "0305", "0403") + COSTS["illegal"]
