@@ -191,16 +191,13 @@ def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], ima
     refinement. The facings a facing reader read (``det.facing_confidence`` finite) are used
     as ``config`` (a :class:`tabletop.outdoor.readings.ReadingConfig`) says."""
     from calibration.pose import BoardPose
-    from tabletop.outdoor.readings import ReadingConfig, lift_boxes
+    from tabletop.outdoor.readings import ReadingConfig, box_dots, lift_boxes
     from tabletop.outdoor.view import FieldView
 
     pose, k, dist = getattr(geometry, "pose", None), getattr(geometry, "k", None), getattr(geometry, "dist", None)
     boxes = np.asarray(det.xyxy, float).reshape(-1, 4)
     read = det.read_facings()
-    dots = None
-    if det.keypoints is not None and det.keypoints.shape[1]:
-        kp = det.keypoints[:, 0, :]
-        dots = np.where((kp[:, 2] > 0)[:, None], kp[:, :2], np.nan)
+    dots = box_dots(det)
     if pose is None:
         h = getattr(geometry, "h", None)
         if h is None:

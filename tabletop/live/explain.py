@@ -236,10 +236,10 @@ class Scene:
         others there, seen fewer on ``frm`` (or never seen there as often as the engine has
         it: under the stack), new at ``to``. Either alone is a class misread; both at once, a
         stack mate moved."""
-        if mover is None or self.shrank(frm)[mover]:
+        gone = self.shrank(frm)
+        if mover is None or gone[mover]:
             return False
         mates = {self.classes.get(p) for p in self.engine.get(frm, []) if p != piece}
-        gone = self.shrank(frm)
         return any(k != mover and k in mates and (gone[k] or self.undercounted(frm, k)) for k in self.arrived(to))
 
     def _left(self, piece: Any, frm: Any, mover: str | None) -> float:

@@ -47,6 +47,10 @@ __all__ = ["DOTS_APART", "ONE_PIECE_IOU", "PieceReading", "ReadingConfig", "box_
 #: they show two front dots (:func:`one_box_per_piece`): sticks laid side by side, a stone on
 #: another, overlap up to 0.95.
 ONE_PIECE_IOU = 0.6
+#: Two overlapping boxes whose front dots are more than this share of the smaller box's
+#: shorter side apart hold two pieces (one piece boxed twice puts both keypoints on its dot,
+#: within a pixel or two).
+DOTS_APART = 0.5
 
 
 @dataclass(frozen=True)
@@ -274,12 +278,6 @@ def box_dots(det: Detections) -> np.ndarray | None:
     kp = np.asarray(det.keypoints[:, 0, :], float)
     seen = kp[:, 2] > 0 if kp.shape[1] > 2 else np.ones(len(kp), bool)
     return np.where(seen[:, None], kp[:, :2], np.nan)
-
-
-#: Two overlapping boxes whose front dots are more than this share of the smaller box's
-#: shorter side apart hold two pieces (one piece boxed twice puts both keypoints on its dot,
-#: within a pixel or two).
-DOTS_APART = 0.5
 
 
 def _two_dots(xyxy: np.ndarray, dots: np.ndarray | None, image: np.ndarray | None,
