@@ -67,6 +67,8 @@ class TurnResult:
     latency_s: float | None = None
     frames: int = 0
     wall_s: float = 0.0
+    read_frames: int = 0  # frames whose pose and pieces were read (not kept from a still frame)
+    read_wall_s: float = 0.0
     skipped: int = 0  # frames with no board pose (or unreadable)
     settled_before: bool = False  # the position before the move accepted before the hand came
     accepted_after: int = 0  # positions accepted after the hand left
@@ -133,11 +135,13 @@ def marker_locate(turn: Turn) -> Any:
 
 # -- one turn ------------------------------------------------------------------------------------------
 
-def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, noise: int = NOISE) -> TurnResult:
+def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, noise: int = NOISE,
+             every_frame: bool = False) -> TurnResult:
     """Feed one turn's stream to a fresh pipeline; ``mode`` ``truth`` or ``real`` (with
     ``detector``); ``noise``: sensor noise of each real frame (+-levels, 0: a still picture
-    repeats exactly)."""
+    repeats exactly); ``every_frame``: read every frame in full, still or not."""
     from tabletop.live.board import BoardMapper
+    from tabletop.live.motion import StillFrames
     from tabletop.live.pipeline import LivePipeline, Rolls
 
     game, pos = turn.game, turn.game.state_to_json(turn.state)
@@ -148,7 +152,8 @@ def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, n
     else:
         mapper = BoardMapper.for_game(turn.game_name, pos, game.options_to_json(), size, tuple(detector.names))
         detect, locate = detector.detect, marker_locate(turn)
-    pipe = LivePipeline(game, turn.state, detect, locate, mapper, rolls=Rolls(seed=turn.seed * 7919 + turn.index))
+    pipe = LivePipeline(game, turn.state, detect, locate, mapper, rolls=Rolls(seed=turn.seed * 7919 + turn.index),
+                        still=StillFrames(refresh_s=0.0) if every_frame else None)
     out = TurnResult(turn.game_name, mode, turn.index, turn.legal, turn.action)
     rng = np.random.default_rng([noise_seed, turn.index, 5]) if mode == "real" and noise > 0 else None
     first_hand = min(i for i, f in enumerate(turn.stream) if f.hand_over_board)
@@ -160,6 +165,9 @@ def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, n
         spent = time.perf_counter() - t0
         out.frames += 1
         out.wall_s += spent
+        if result.fresh and result.status != "skipped":
+            out.read_frames += 1
+            out.read_wall_s += spent
         out.skipped += result.status == "skipped"
         if k == first_hand:
             out.settled_before = pipe.base is not None
@@ -206,6 +214,7 @@ def summarize(results: list[TurnResult]) -> dict[str, Any]:
     lat = sorted(r.latency_s for r in results if r.latency_s is not None)
     frames = sum(r.frames for r in results)
     wall = sum(r.wall_s for r in results)
+    read, read_wall = sum(r.read_frames for r in results), sum(r.read_wall_s for r in results)
     alarms = sum(r.false_alarm for r in legal)
     return {
         "turns": len(results),
@@ -232,6 +241,8 @@ def summarize(results: list[TurnResult]) -> dict[str, Any]:
         "accepted_after": sum(r.accepted_after > 0 for r in results),
         "fps": frames / wall if wall > 0 else None,
         "ms_per_frame": 1000.0 * wall / frames if frames else None,
+        "frames_read": read,
+        "ms_per_read_frame": 1000.0 * read_wall / read if read else None,
     }
 
 
@@ -248,14 +259,16 @@ def line(game: str, mode: str, s: dict[str, Any]) -> str:
             f"  before move {s['announced_before_move']}  latency median {_fmt(s['latency_median_s'])} s"
             f" p95 {_fmt(s['latency_p95_s'])} s max {_fmt(s['latency_max_s'])} s"
             f"  settled before {s['settled_before']} after {s['accepted_after']}  no pose {s['turns_without_pose']}"
-            f"  {_fmt(s['fps'], '.1f')} fps ({_fmt(s['ms_per_frame'], '.1f')} ms/frame)")
+            f"  {_fmt(s['fps'], '.1f')} fps ({_fmt(s['ms_per_frame'], '.1f')} ms/frame; {s['frames_read']} of "
+            f"{s['frames']} frames read in full, {_fmt(s['ms_per_read_frame'], '.1f')} ms each)")
 
 
 def markdown(games: dict[str, Any]) -> list[str]:
     """The figures as rows of the table in docs/benchmarks.md."""
     rows = [("| game | detector | illegal flagged | read right (illegal / legal) | false alarms (per 200 legal) "
-            "| said under a hand | latency median / p95 / max | no pose (turns) | frames/s (ms/frame) |"),
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| said under a hand | latency median / p95 / max | no pose (turns) | frames/s (ms/frame) "
+            "| frames read in full (ms each) |"),
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for game, modes in games.items():
         for mode, data in modes.items():
             s = data["summary"]
@@ -266,12 +279,13 @@ def markdown(games: dict[str, Any]) -> list[str]:
                 f" | {s['false_alarms']} ({_fmt(s['false_alarms_per_200_legal'], '.1f')})"
                 f" | {s['announced_under_hand']} | {_fmt(s['latency_median_s'])} / {_fmt(s['latency_p95_s'])} / "
                 f"{_fmt(s['latency_max_s'])} s | {s['turns_without_pose']} | {_fmt(s['fps'], '.1f')} "
-                f"({_fmt(s['ms_per_frame'], '.1f')}) |")
+                f"({_fmt(s['ms_per_frame'], '.1f')}) | {100 * s['frames_read'] / max(1, s['frames']):.0f} % "
+                f"({_fmt(s['ms_per_read_frame'], '.1f')}) |")
     return rows
 
 
 def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print,
-             imgsz: int | None = None) -> dict[str, Any]:
+             imgsz: int | None = None, every_frame: bool = False) -> dict[str, Any]:
     modes = ["truth"]
     detector = None
     if not truth_only:
@@ -293,7 +307,7 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
         turn = make_turn(game, seed, i, legal, renderer)
         render_s += time.perf_counter() - t0
         for m in modes:
-            results[m].append(run_turn(turn, m, detector, seed, noise))
+            results[m].append(run_turn(turn, m, detector, seed, noise, every_frame))
         if (i + 1) % 10 == 0 or i + 1 == turns:
             done = ", ".join(f"{m}: {sum(r.flagged for r in rs)}/{sum(not r.legal for r in rs)} flagged, "
                              f"{sum(r.false_alarm for r in rs)} false alarms" for m, rs in results.items())
@@ -313,15 +327,19 @@ def main(argv: list[str] | None = None) -> int:
                              "frames are identical)")
     parser.add_argument("--imgsz", type=int, metavar="N", help="the real detector reads every frame at N px "
                         "(default: as the game's recipe says)")
+    parser.add_argument("--read-every-frame", action="store_true", help="read the pose and pieces of every "
+                        "frame, as before still frames kept the last frame's reading")
     parser.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every turn's figures as JSON")
     args = parser.parse_args(argv)
     if args.turns < 1:
         parser.error("--turns must be at least 1")
     out: dict[str, Any] = {"seed": args.seed, "turns": args.turns, "noise": args.noise, "targets": TARGETS,
+                           "read_every_frame": args.read_every_frame,
                            "load_average": os.getloadavg()[0], "games": {}}
     for game in args.game or GAMES:
-        out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise, imgsz=args.imgsz)
+        out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise, imgsz=args.imgsz,
+                                     every_frame=args.read_every_frame)
     print(f"\nseed {args.seed}, {args.turns} turns a game, 640x480, noise +-{args.noise}, "
           f"load average {os.getloadavg()[0]:.1f}; "
           f"targets: >= {TARGETS['fps']:.0f} fps, <= {TARGETS['latency_s']} s, >= 99% flagged, "

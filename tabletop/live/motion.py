@@ -17,6 +17,17 @@ grey levels (beyond the median difference, which is exposure) has changed, and m
 >>> hand = still.copy(); hand[30:60, 30:70] = 200
 >>> m.update(hand, board)
 True
+
+A still board also needs reading only once: :class:`StillFrames` tells whether a frame shows
+what the last frame read in full showed (the same test over the whole picture, finer and
+stricter), so its board pose and pieces can be kept instead of found again.
+
+>>> s = StillFrames()
+>>> s.same(still, 0.0)
+False
+>>> s.keep(still, 0.0)
+>>> s.same(still + 2, 0.1), s.same(hand, 0.2), s.same(still, 5.0)
+(True, False, False)
 """
 
 from __future__ import annotations
@@ -25,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BoardMotion"]
+__all__ = ["BoardMotion", "StillFrames"]
 
 
 class BoardMotion:
@@ -69,3 +80,52 @@ class BoardMotion:
         diff = (small - last)[inside]
         changed = np.abs(diff - np.median(diff)) > self.level
         return bool(changed.mean() > self.share)
+
+
+class StillFrames:
+    """Whether a frame shows what the frame last read in full showed, up to sensor noise and
+    exposure: the whole picture, at ``width`` pixels across and blurred, differs from that
+    frame's by more than ``level`` grey levels (beyond the median difference) in fewer than
+    ``pixels`` places. A piece put down, lifted or turned, a hand or a sleeve anywhere in
+    the picture, a camera nudged or a light switched changes far more than that; sensor noise
+    (a few levels), smoothed over the blur, never reaches it. The comparison is with the
+    frame last read, not the frame before, so a slow drift adds up until it is read again,
+    and a frame read ``refresh_s`` or more after it is never the same (``refresh_s=0``: no frame
+    is, and every frame is read in full)."""
+
+    def __init__(self, width: int = 320, level: float = 24.0, pixels: int = 4, refresh_s: float = 1.0) -> None:
+        self.width = width
+        self.level = level
+        self.pixels = pixels
+        self.refresh_s = refresh_s
+        self._kept: np.ndarray | None = None
+        self._t = 0.0
+
+    def reset(self) -> None:
+        self._kept = None
+
+    def _small(self, frame: Any) -> np.ndarray | None:
+        import cv2
+
+        if not isinstance(frame, np.ndarray) or frame.ndim < 2 or frame.size == 0:
+            return None
+        h, w = frame.shape[:2]
+        size = (min(self.width, w), max(1, round(h * min(self.width, w) / max(w, 1))))
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0).astype(np.int16)
+
+    def same(self, frame: Any, t: float) -> bool:
+        """True when ``frame`` shows what the frame given to :meth:`keep` showed, less than
+        ``refresh_s`` before ``t`` (never for anything that is not a picture)."""
+        kept = self._kept
+        if kept is None or t - self._t >= self.refresh_s or t < self._t:
+            return False
+        small = self._small(frame)
+        if small is None or small.shape != kept.shape:
+            return False
+        diff = small - kept
+        return int(np.count_nonzero(np.abs(diff - np.median(diff)) > self.level)) < self.pixels
+
+    def keep(self, frame: Any, t: float) -> None:
+        """Remember ``frame``, read in full at time ``t``, as the one to compare with."""
+        self._kept, self._t = self._small(frame), t

@@ -22,7 +22,7 @@ from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.explain import COSTS, fixed_pieces
 from tabletop.live.infer import Reading, hints, infer, locations
-from tabletop.live.motion import BoardMotion
+from tabletop.live.motion import BoardMotion, StillFrames
 from vision.detections import Detections
 
 __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
@@ -124,6 +124,7 @@ class FrameResult:
     view: FrameView | None = None
     reading: Reading | None = None
     announcements: list[tuple[str, str]] = field(default_factory=list)
+    fresh: bool = True  # the pose and pieces read from this frame; False: kept from a still one
 
 
 class LivePipeline:
@@ -140,6 +141,7 @@ class LivePipeline:
         rolls: Rolls | None = None,
         window_s: float = 0.3,
         log: Callable[[str], None] | None = None,
+        still: StillFrames | None = None,
     ) -> None:
         from tabletop.live.stability import Stability
 
@@ -166,6 +168,9 @@ class LivePipeline:
         self._unclear = ""  # the last "cannot read" said, not said again in a row
         self._impossible: set[str] = set()  # what was called impossible, not said again in a row
         self.motion = BoardMotion()
+        # a frame that shows what the last frame read showed keeps its pose and pieces
+        self.still = StillFrames() if still is None else still
+        self._kept: tuple[FrameView, SeenBoard] | None = None
         self._corrections = Corrections()
 
     # -- output ----------------------------------------------------------------------------
@@ -188,24 +193,15 @@ class LivePipeline:
             result.message = f"frame {self.frames}: unreadable frame, skipped"
             self.log(result.message)
             return result
-        try:
-            view = self.locate(frame)
-        except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
-            view = None
-            result.message = f"frame {self.frames}: no board ({err}), skipped"
-        if view is None:
-            result.message = result.message or f"frame {self.frames}: no board in view, skipped"
-            self.log(result.message)
-            return result
+        if self._kept is not None and self.still.same(frame, t):
+            view, seen = self._kept
+            result.fresh = False
+        else:
+            read = self._read(frame, t, result)
+            if read is None:
+                return result
+            view, seen = read
         result.view = view
-        try:
-            det = self.detect(frame)
-            seen = self.mapper.map(det, view.geometry, view.polygon, _image_size(frame),
-                                   frame if isinstance(frame, np.ndarray) else None)
-        except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
-            result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
-            self.log(result.message)
-            return result
         moving = self.motion.update(frame, view.polygon)  # a hand the detector missed, say
         result.seen = seen
         if self.paused:
@@ -224,6 +220,32 @@ class LivePipeline:
         result.status = "accepted"
         self._accept(accepted, result)
         return result
+
+    def _read(self, frame: Any, t: float, result: FrameResult) -> tuple[FrameView, SeenBoard] | None:
+        """The board's pose and the pieces seen in ``frame`` (kept for the still frames after
+        it); ``None``, with the reason in ``result``, when the frame has no board or its
+        pieces cannot be read."""
+        self._kept = None
+        try:
+            view = self.locate(frame)
+        except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
+            view = None
+            result.message = f"frame {self.frames}: no board ({err}), skipped"
+        if view is None:
+            result.message = result.message or f"frame {self.frames}: no board in view, skipped"
+            self.log(result.message)
+            return None
+        try:
+            det = self.detect(frame)
+            seen = self.mapper.map(det, view.geometry, view.polygon, _image_size(frame),
+                                   frame if isinstance(frame, np.ndarray) else None)
+        except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
+            result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
+            self.log(result.message)
+            return None
+        self._kept = (view, seen)
+        self.still.keep(frame, t)
+        return view, seen
 
     def _accept(self, seen: SeenBoard, result: FrameResult) -> None:
         if self.base is None:
@@ -426,6 +448,7 @@ class LivePipeline:
 
     def recalibrate(self) -> None:
         self.stability.reset()
+        self._kept = None  # the next frame is read in full, with the board found again
         self._event("recalibrate")
 
 

@@ -88,6 +88,10 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                       "for --images, else the source's rate)")
     play.add_argument("--window", dest="window_s", type=float, default=0.3, metavar="S",
                       help="seconds a position must stay still with no hand (default 0.3)")
+    play.add_argument("--read-every-frame", action="store_true",
+                      help="find the board and the pieces in every frame; by default a frame that shows what "
+                           "the last one read showed (a still board: only sensor noise changed) keeps its reading, "
+                           "and a still board is read again once a second")
     play.add_argument("--pose", metavar="FILE", help="a fixed board pose (JSON from 'tabletop calibrate board' "
                       "or 'calibrate field') instead of tracking the kit's markers")
     play.add_argument("--calibration", metavar="FILE", help="the camera's calibration (from 'tabletop calibrate "
@@ -113,10 +117,11 @@ def _marker_spec(game: str, options: dict[str, Any]) -> Any:
 
 def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tracker: Any = None,
                    audio: Any = None, record: Any = None, rolls: Any = None, window_s: float = 0.3,
-                   say: Callable[[str], None] = print) -> Any:
+                   say: Callable[[str], None] = print, every_frame: bool = False) -> Any:
     """The live pipeline of ``game`` from ``state``: a fixed ``pose`` (a
     :class:`calibration.pose.BoardPose`) or the game's marker ``tracker``, and ``detector``."""
     from tabletop.live.board import BoardMapper, PoseGeometry
+    from tabletop.live.motion import StillFrames
     from tabletop.live.pipeline import FrameView, LivePipeline
 
     mapper = BoardMapper.for_game(game.name, game.state_to_json(state), game.options_to_json(),
@@ -135,7 +140,8 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
                          f"{update.state} {q.residual_px:.1f}px")
 
     return LivePipeline(game, state, detector.detect, locate, mapper, audio=audio, record=record,
-                        rolls=rolls, window_s=window_s, log=say)
+                        rolls=rolls, window_s=window_s, log=say,
+                        still=StillFrames(refresh_s=0.0) if every_frame else None)
 
 
 def _camera(path: str) -> Any:
@@ -227,7 +233,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     audio = Audio(args.audio, out=say)
     rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
     pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record,
-                          rolls=rolls, window_s=args.window_s, say=say)
+                          rolls=rolls, window_s=args.window_s, say=say,
+                          every_frame=args.read_every_frame)
     source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                          pattern=args.glob)
     if args.calibration:

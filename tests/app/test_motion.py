@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_live_doubles import pipeline, truth_detections, truth_frames, truth_view
 
-from tabletop.live.motion import BoardMotion
+from tabletop.live.motion import BoardMotion, StillFrames
 
 BOARD = np.array([[40, 30], [280, 30], [280, 210], [40, 210]], float)
 
@@ -65,3 +65,81 @@ def test_no_position_is_accepted_while_the_board_moves() -> None:
     assert still[0].status == "motion" and "accepted" in [r.status for r in still[1:]]
     assert pipe.base is not None
 
+
+
+def _frame(seed: int, noise: int = 3) -> np.ndarray:
+    """A 640x480 picture of a board with pieces on it, with fresh sensor noise per seed."""
+    rng = np.random.default_rng(seed)
+    base = np.full((480, 640, 3), 120, np.int16)
+    base[120:360, 160:480] = 60
+    for x in range(180, 460, 40):  # pieces of about 14 px
+        base[200:214, x:x + 14] = 200
+    return np.clip(base + rng.integers(-noise, noise + 1, base.shape), 0, 255).astype(np.uint8)
+
+
+def test_still_frames_see_past_noise_and_exposure_but_not_a_piece_moved() -> None:
+    s = StillFrames()
+    first = _frame(0)
+    assert not s.same(first, 0.0)  # nothing kept yet
+    s.keep(first, 0.0)
+    assert all(s.same(_frame(k, noise=4), 0.05 * k) for k in range(1, 10))
+    assert s.same(np.clip(_frame(11).astype(int) + 15, 0, 255).astype(np.uint8), 0.6)  # exposure
+    moved = _frame(12)
+    moved[200:214, 180:194] = 60  # one piece lifted off ...
+    moved[300:314, 300:314] = 200  # ... and put down elsewhere
+    assert not s.same(moved, 0.6)
+    turned = _frame(13)
+    turned[200:214, 260:267] = 140  # half of one piece's top changed
+    assert not s.same(turned, 0.6)
+    sleeve = _frame(14)
+    sleeve[0:40, 0:120] = 220  # something in the picture beside the board
+    assert not s.same(sleeve, 0.6)
+    assert not s.same(_frame(15), 1.0)  # a still frame is read again after refresh_s
+    assert not s.same(first[:, :320], 0.5)  # another size
+    s.reset()
+    assert not s.same(first, 0.1)
+
+
+def test_a_still_frame_keeps_the_reading_of_the_frame_read_before_it() -> None:
+    pipe, _ = pipeline("battle-grounds")
+    first = truth_frames("battle-grounds")[0]
+    view = truth_view(first)
+    calls = {"detect": 0, "locate": 0}
+
+    def detect(frame: np.ndarray) -> object:
+        calls["detect"] += 1
+        return truth_detections(first)
+
+    def locate(frame: np.ndarray) -> object:
+        calls["locate"] += 1
+        return type(view)(view.geometry, BOARD * 2, view.quality)
+
+    pipe.detect, pipe.locate = detect, locate
+    results = [pipe.process(_frame(k), 0.1 * k) for k in range(8)]  # 0.8 s of a still board
+    assert calls == {"detect": 1, "locate": 1}
+    assert [r.fresh for r in results] == [True] + [False] * 7
+    assert all(r.seen is results[0].seen for r in results)
+    assert "accepted" in [r.status for r in results]  # the window fills with the kept reading
+    def moved(seed: int) -> np.ndarray:
+        picture = _frame(seed)
+        picture[300:314, 300:314] = 200  # a piece put down
+        return picture
+
+    assert pipe.process(moved(9), 0.85).fresh and calls["detect"] == 2
+    assert not pipe.process(moved(10), 0.9).fresh  # the new picture, still, is kept
+    assert pipe.process(_frame(11), 0.95).fresh and calls["detect"] == 3  # and the piece lifted again
+    pipe.recalibrate()
+    assert pipe.process(_frame(12), 1.0).fresh and calls == {"detect": 4, "locate": 4}  # the board found again
+    assert not pipe.process(_frame(13), 1.9).fresh
+    assert pipe.process(_frame(14), 2.0).fresh and calls["detect"] == 5  # refresh_s after the last read
+
+
+def test_every_frame_is_read_without_still_frames() -> None:
+    pipe, _ = pipeline("battle-grounds")
+    pipe.still = StillFrames(refresh_s=0.0)
+    first = truth_frames("battle-grounds")[0]
+    view = truth_view(first)
+    calls = []
+    pipe.detect = lambda frame: calls.append(1) or truth_detections(first)
+    pipe.locate = lambda frame: type(view)(view.geometry, BOARD * 2, view.quality)
+    assert all(pipe.process(_frame(k), 0.1 * k).fresh for k in range(5)) and len(calls) == 5
