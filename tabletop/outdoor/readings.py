@@ -264,9 +264,9 @@ def one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: 
     sure box's dot must also be seen there in its side's colour (:func:`~tabletop.outdoor.dots.dot_present`).
     """
     out: list[int] = []
+    overlap = box_iou(xyxy, xyxy)  # every pair's IoU, once
     for i in sorted(keep, key=lambda i: -conf[i]):
-        a = xyxy[i]
-        if all(_iou(a, xyxy[j]) < iou or _two_dots(xyxy, dots, image, names, j, i) for j in out):
+        if all(overlap[i, j] < iou or _two_dots(xyxy, dots, image, names, j, i) for j in out):
             out.append(i)
     return sorted(out)
 
@@ -292,11 +292,6 @@ def _two_dots(xyxy: np.ndarray, dots: np.ndarray | None, image: np.ndarray | Non
         return True
     side = str(names[other]).partition("-")[0]
     return dot_present(image, (float(dots[other][0]), float(dots[other][1])), side, dot_reach(xyxy[other]))
-
-
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    """IoU of two boxes (x0, y0, x1, y1), by :func:`vision.detect_eval.box_iou`."""
-    return float(box_iou(np.asarray(a, float), np.asarray(b, float))[0, 0])
 
 
 def name_pieces(readings: Sequence[PieceReading], sides: Sequence[str] = ("red", "blue")) -> list[PieceReading]:
