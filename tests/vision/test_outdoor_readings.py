@@ -238,13 +238,14 @@ def test_two_sticks_side_by_side_boxed_alike_are_two_pieces_when_two_dots_show()
     usually does (IoU 0.63 here), but each shows its own front dot, far apart. One piece boxed
     twice puts both keypoints on its one dot; a second box with no dot of its colour at its
     keypoint is not a second piece."""
-    from tabletop.outdoor.readings import ONE_PIECE_IOU, _iou, one_box_per_piece
+    from tabletop.outdoor.readings import ONE_PIECE_IOU, one_box_per_piece
+    from vision.detect_eval import box_iou
 
     img = np.full((80, 120, 3), 110, np.uint8)
     img[41:46, 29:34] = (220, 40, 30)     # the blue stick's dot at (31, 43)
     img[54:59, 68:73] = (30, 30, 220)     # the red stick's dot at (70, 56)
     boxes = np.array([[11, 36, 80, 65], [10, 43, 85, 68], [9, 37, 83, 65]], float)
-    assert _iou(boxes[0], boxes[1]) > ONE_PIECE_IOU
+    assert box_iou(boxes[0], boxes[1])[0, 0] > ONE_PIECE_IOU
     conf = np.array([0.74, 0.68, 0.3])
     names = ["blue-piece", "red-piece", "red-piece"]
     dots = np.array([[31, 43], [70, 56], [45, 45]], float)  # the third: no dot of its colour there
