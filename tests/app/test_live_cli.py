@@ -128,3 +128,24 @@ def test_play_video_out_must_be_an_mp4(capsys: pytest.CaptureFixture[str], tmp_p
     code = main(["play", "wormholes", "--images", str(SAMPLES), "--no-window", "--video-out", str(tmp_path / "a.avi")])
     assert code == 2
     assert "--video-out: the video must be an .mp4 file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("every", [False, True])
+def test_play_reads_a_still_picture_once_unless_told_to_read_every_frame(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, every: bool) -> None:
+    """``--images`` shows each picture for 5 frames: read once by default, five times with
+    ``--read-every-frame``; the announcements are the same."""
+    calls: list[int] = []
+    detect = TruthDetector.detect
+
+    def counting(self: TruthDetector, frame: np.ndarray):
+        calls.append(1)
+        return detect(self, frame)
+
+    monkeypatch.setattr(TruthDetector, "detect", counting)
+    code, text, _ = _play(monkeypatch, tmp_path, "oneworld", *(["--read-every-frame"] if every else []))
+    assert code == 0, text
+    pictures = len(manifest("oneworld")["frames"])
+    assert len(calls) == pictures * (5 if every else 1)
+    for mv in manifest("oneworld")["moves"]:
+        assert mv["announcement"] in text
