@@ -58,3 +58,24 @@ def test_a_referee_that_sees_nothing_flags_nothing(two_turns: list[turns.Turn], 
     summary = live_referee.summarize([live_referee.run_turn(t, "truth") for t in two_turns])
     assert summary["illegal_flagged"] == 0 and summary["legal_read_right"] == 0
     assert summary["answered"] == 0 and summary["latency_median_s"] is None
+
+
+def test_queued_latency_counts_the_frames_still_waiting(two_turns: list[turns.Turn],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a real-time clock a frame waits for the frames before it: a referee slower than the
+    stream (0.1 s a frame at 15 fps) announces later than the stream time says."""
+    import time as clock
+
+    truth = live_referee.truth_detections
+    quick = live_referee.run_turn(two_turns[1], "truth")
+    assert quick.latency_queued_s >= quick.latency_s
+
+    def slow(frame: dict) -> object:
+        clock.sleep(0.1)
+        return truth(frame)
+
+    monkeypatch.setattr(live_referee, "truth_detections", slow)
+    late = live_referee.run_turn(two_turns[1], "truth")
+    assert late.flagged
+    # 16 frames of 0.1 s before the hand left, shown 1/15 s apart: at least 0.5 s behind by then
+    assert late.latency_queued_s >= late.latency_s + 0.5
