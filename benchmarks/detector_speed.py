@@ -1,4 +1,4 @@
-"""Detector time per 640x480 frame: ultralytics and ONNX Runtime side by side.
+"""Detector time per 640x480 frame: ultralytics, ONNX Runtime and OpenVINO side by side.
 
     python3 benchmarks/detector_speed.py [--frames 40] [--repeat 3] [--threads 2] [--imgsz N]
                                          [--backend B] [GAME_OR_WEIGHTS ...]
@@ -9,9 +9,9 @@ the model once per backend, runs 5 warm-up frames, then times ``Detector.detect`
 whole call: letterbox, inference, decoding, non-maximum suppression, conversion to
 ``Detections``) over every frame ``--repeat`` times, with ``time.perf_counter``. It prints
 the median, mean and 95th percentile in milliseconds per backend, the load average, and how
-many boxes the two backends agree on (the same class and IoU >= 0.9), against the target
-of 60 ms. Torch and ONNX Runtime are limited to ``--threads`` threads (default: 2, the
-cores of the development machine). A grid game's frames are read at the size their pieces
+many boxes each backend agrees on with ultralytics (the same class and IoU >= 0.9), against
+the target of 60 ms. Torch is limited to ``--threads`` threads (default: 2, the cores of the
+development machine); ONNX Runtime and OpenVINO use every core, at most 8, as tabletop does. A grid game's frames are read at the size their pieces
 need, as its recipe says (``--imgsz N``: every frame at N); the sizes used are printed.
 docs/models.md records the figures.
 """
@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--imgsz", type=int, help="read every frame at this size (default: as each model's recipe "
                         "says: a grid game's frames at the size their pieces need)")
-    parser.add_argument("--backend", choices=("ultralytics", "onnx"), help="time this backend only")
+    parser.add_argument("--backend", choices=("ultralytics", "onnx", "openvino"), action="append",
+                        help="time this backend only (may be repeated)")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     import torch
@@ -92,13 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     if not names:
         print("no shipped models and none given")
         return 1
-    try:
-        import onnxruntime  # noqa: F401
-
-        backends = [args.backend] if args.backend else ["ultralytics", "onnx"]
-    except ImportError:
-        backends = ["ultralytics"]
-        print("onnxruntime is not installed: timing ultralytics only (pip install onnxruntime onnx)")
+    backends = args.backend or ["ultralytics", "onnx", "openvino"]
+    for backend, module in (("onnx", "onnxruntime"), ("openvino", "openvino")):
+        try:
+            __import__(module)
+        except ImportError:
+            if backend in backends:
+                backends.remove(backend)
+                print(f"{module} is not installed: {backend} is not timed (pip install {module} onnx)")
     print(f"{args.frames} frames x {args.repeat}, 640x480, {args.threads} threads, "
           f"load average {os.getloadavg()[0]:.2f} at the start")
     print(f"{'model':<22}{'backend':<13}{'median':>9}{'mean':>9}{'p95':>9}{'load s':>9}  target {TARGET_MS:.0f} ms")
@@ -114,9 +116,9 @@ def main(argv: list[str] | None = None) -> int:
             sizes = ", ".join(f"{n}: {k}" for n, k in sorted(detector.sizes_used.items()))
             print(f"{Path(name).name:<22}{backend:<13}{statistics.median(times):>8.1f} {statistics.mean(times):>8.1f} "
                   f"{q:>8.1f} {load_s:>8.1f}  {verdict}  (frames read at px: {sizes})")
-        if len(found) == 2:
-            same, total = agreement(found["ultralytics"], found["onnx"])
-            print(f"{'':<22}boxes the backends agree on: {same}/{total}")
+        for other in sorted(found.keys() - {"ultralytics"}) if "ultralytics" in found else ():
+            same, total = agreement(found["ultralytics"], found[other])
+            print(f"{'':<22}boxes {other} and ultralytics agree on: {same}/{total}")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
     return 0
 

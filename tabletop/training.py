@@ -113,8 +113,9 @@ def add_eval_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     cmd.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
     cmd.add_argument("--data", required=True, metavar="DIR", help="the dataset folder (holding images/ and labels/)")
     cmd.add_argument("--weights", metavar="W", help="weights to measure (.pt or .onnx; default: the shipped ones)")
-    cmd.add_argument("--backend", choices=("auto", "ultralytics", "onnx"), default="auto",
-                     help="inference backend (default: auto, the faster one available)")
+    cmd.add_argument("--backend", choices=("auto", "ultralytics", "onnx", "openvino"), default="auto",
+                     help="inference backend (default: auto, the fastest one installed: openvino, onnx, "
+                          "ultralytics)")
     cmd.add_argument("--split", metavar="NAME", help="only images/NAME (default: every split)")
     cmd.add_argument("--imgsz", type=_imgsz, metavar="N",
                      help="inference size: frames are scaled to fit N pixels on their longer side (default: the "

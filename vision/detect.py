@@ -6,16 +6,20 @@
 
 ``Detector.load(game_or_path, backend)`` takes a game's short name (the weights shipped in
 :mod:`models`) or a path to weights (``.pt`` from ultralytics or ``tabletop train``, or an
-exported ``.onnx``). Two backends run the same weights:
+exported ``.onnx``). Three backends run the same weights:
 
 * ``"ultralytics"``: ``YOLO(weights).predict``; the result is converted to numpy once,
   here, by :meth:`Detections.from_ultralytics`.
 * ``"onnx"``: ONNX Runtime on the model exported once to ONNX (the export is cached in
   ``$TABLETOP_CACHE`` or ``~/.cache/tabletop``); letterboxing, decoding and non-maximum
   suppression are done here with numpy and OpenCV, as ultralytics does them.
-* ``"auto"`` (the default): ONNX Runtime when ``onnxruntime`` is installed and the model
-  can be exported (it needs the ``onnx`` package too), else ultralytics. ONNX Runtime is
-  the faster of the two on a CPU (``benchmarks/detector_speed.py``; docs/models.md).
+* ``"openvino"``: OpenVINO's CPU runtime on the same ONNX export, with the same work around
+  the network; on a CPU with bfloat16 instructions it computes in bfloat16 (OpenVINO's own
+  default there), which reads the same pieces in far less time (docs/models.md).
+* ``"auto"`` (the default): OpenVINO when ``openvino`` is installed, else ONNX Runtime when
+  ``onnxruntime`` is, else ultralytics (an export needs the ``onnx`` package too). Measured
+  side by side with ``benchmarks/detector_speed.py`` (docs/models.md), OpenVINO is the
+  fastest on a CPU, ultralytics (torch) the slowest.
 
 A grid game's shipped weights read each frame at the size its pieces need
 (:class:`PieceScale`, from the game's recipe); ``imgsz`` fixes one size for every frame.
@@ -48,7 +52,7 @@ from vision.detections import Detections, facing_from_keypoints
 __all__ = ["BACKENDS", "SIZES", "Detector", "DetectorError", "PieceScale", "onnx_export", "resolve_weights",
            "ultralytics_module"]
 
-BACKENDS = ("auto", "ultralytics", "onnx")
+BACKENDS = ("auto", "ultralytics", "onnx", "openvino")
 CACHE_ENV = "TABLETOP_CACHE"
 
 #: Defaults as ultralytics' ``predict``: confidence threshold, NMS IoU, most boxes kept.
@@ -243,7 +247,8 @@ class Detector:
              iou: float = IOU, imgsz: int | None = None) -> Detector:
         """Load the weights shipped for a game (``"oneworld"``) or a weights file.
 
-        ``backend``: ``"auto"``, ``"ultralytics"`` or ``"onnx"`` (see the module docstring).
+        ``backend``: ``"auto"``, ``"ultralytics"``, ``"onnx"`` or ``"openvino"`` (see the
+        module docstring).
         ``imgsz``: frames are letterboxed to fit this many pixels on their longer side
         (640: a 640x480 frame is used as it is; the shipped models learnt pieces at that
         scale, from 320-pixel tiles of 640x480 renders): each frame is read at that size.
@@ -267,28 +272,23 @@ class Detector:
             raise DetectorError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         weights = resolve_weights(game_or_path)
         scale = PieceScale(piece_px) if piece_px is not None else None
+        exported = _exported_backend(backend)
         if weights.suffix == ".onnx":
-            if backend == "ultralytics":
-                raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' (or 'auto')")
-            runner = _OnnxRunner(weights)
-            return cls(runner, runner.info, "onnx", conf, iou, _face_reader(weights, runner.info.names),
+            if exported is None:
+                raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' or 'openvino' (or 'auto'), "
+                                    "with onnxruntime or openvino installed")
+            runner = _RUNNERS[exported](weights)
+            return cls(runner, runner.info, exported, conf, iou, _face_reader(weights, runner.info.names),
                        _piece_reader(weights), _facing_reader(weights))
-        if backend in ("auto", "onnx"):
-            try:
-                import onnx  # noqa: F401
-                import onnxruntime  # noqa: F401
-            except ImportError:
-                if backend == "onnx":
-                    raise DetectorError("backend 'onnx' needs onnxruntime and onnx: pip install onnxruntime onnx") from None
-            else:
-                at = _RunnerAt(weights, onnx=True)
-                runner = at(imgsz)
-                return cls(runner, replace(runner.info, source=weights), "onnx", conf, iou,
-                           _face_reader(weights, runner.info.names), _piece_reader(weights), _facing_reader(weights),
-                           scale, at)
+        if exported is not None:
+            at = _RunnerAt(weights, exported)
+            runner = at(imgsz)
+            return cls(runner, replace(runner.info, source=weights), exported, conf, iou,
+                       _face_reader(weights, runner.info.names), _piece_reader(weights), _facing_reader(weights),
+                       scale, at)
         runner = _UltralyticsRunner(weights, imgsz)
         return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names),
-                   _piece_reader(weights), _facing_reader(weights), scale, _RunnerAt(weights, False, runner.model))
+                   _piece_reader(weights), _facing_reader(weights), scale, _RunnerAt(weights, None, runner.model))
 
     def detect(self, frame: np.ndarray) -> Detections:
         """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
@@ -348,21 +348,42 @@ class Detector:
         return found
 
 
-class _RunnerAt:
-    """Runners of one model's weights at any size (made on demand): ONNX Runtime on an export
-    for that input, or ultralytics at that ``imgsz``; ``scale``: how a frame is scaled there."""
+def _exported_backend(backend: str) -> str | None:
+    """The backend that runs an ONNX export for ``backend`` (``"onnx"`` or ``"openvino"``), or
+    ``None`` for ultralytics; a backend asked for by name must be installed."""
+    if backend == "ultralytics":
+        return None
+    needs = {"onnx": ("onnxruntime",), "openvino": ("openvino",)}
+    for name in (backend,) if backend != "auto" else ("openvino", "onnx"):
+        try:
+            import onnx  # noqa: F401 - the export needs it
+            for module in needs[name]:
+                __import__(module)
+        except ImportError:
+            if backend != "auto":
+                raise DetectorError(f"backend {backend!r} needs {' and '.join(needs[name])} and onnx: "
+                                    f"pip install {' '.join(needs[name])} onnx") from None
+            continue
+        return name
+    return None
 
-    def __init__(self, weights: Path, onnx: bool, model: Any = None) -> None:
-        self.weights, self.onnx, self.model = weights, onnx, model
+
+class _RunnerAt:
+    """Runners of one model's weights at any size (made on demand): ``exported`` (``"onnx"``
+    or ``"openvino"``) on an ONNX export for that input, or (``None``) ultralytics at that
+    ``imgsz``; ``scale``: how a frame is scaled there."""
+
+    def __init__(self, weights: Path, exported: str | None, model: Any = None) -> None:
+        self.weights, self.exported, self.model = weights, exported, model
 
     def __call__(self, size: int) -> Any:
-        if self.onnx:
-            return _OnnxRunner(onnx_export(self.weights, _onnx_input(size)))
+        if self.exported is not None:
+            return _RUNNERS[self.exported](onnx_export(self.weights, _onnx_input(size)))
         return _UltralyticsRunner(self.weights, size, self.model)
 
     def scale(self, size: int, h: int, w: int) -> float:
         """Network pixels per frame pixel when a ``h`` x ``w`` frame is read at ``size``."""
-        if self.onnx:
+        if self.exported is not None:
             th, tw = _onnx_input(size)
             return min(th / h, tw / w)
         return size / max(h, w)
@@ -438,26 +459,33 @@ class _OnnxRunner:
     """ONNX Runtime on an ultralytics export: letterbox, run, decode, NMS."""
 
     def __init__(self, path: Path) -> None:
+        meta, self.shape = self._open(path)  # shape: the input's height, width
+        names = _parse_names(meta.get("names", "{}"))
+        kpt = _parse_tuple(meta.get("kpt_shape"))
+        task = meta.get("task", "pose" if kpt else "detect")
+        self.kpt_shape = kpt if task == "pose" else None
+        self.info = ModelInfo(Path(path), names, task, max(self.shape), self.kpt_shape)
+
+    def _open(self, path: Path) -> tuple[dict[str, str], tuple[int, int]]:
+        """Load the network; its metadata (names, task, keypoints) and input height, width."""
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
         opts.log_severity_level = 3
-        opts.intra_op_num_threads = max(1, min(os.cpu_count() or 1, 8))
+        opts.intra_op_num_threads = _threads()
         # busy-waiting threads cost more than they save on a small shared CPU
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as err:  # noqa: BLE001 - onnxruntime's own error types
             raise DetectorError(f"{path}: cannot load this ONNX model: {err}") from None
-        meta = self.session.get_modelmeta().custom_metadata_map
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
-        self.shape = (int(inp.shape[2]), int(inp.shape[3]))  # height, width
-        names = _parse_names(meta.get("names", "{}"))
-        kpt = _parse_tuple(meta.get("kpt_shape"))
-        task = meta.get("task", "pose" if kpt else "detect")
-        self.kpt_shape = kpt if task == "pose" else None
-        self.info = ModelInfo(Path(path), names, task, max(self.shape), self.kpt_shape)
+        return dict(self.session.get_modelmeta().custom_metadata_map), (int(inp.shape[2]), int(inp.shape[3]))
+
+    def _infer(self, blob: np.ndarray) -> np.ndarray:
+        """The network's output for one input: (4 + classes [+ K*3]) x anchors."""
+        return self.session.run(None, {self.input_name: blob})[0][0]
 
     def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
         import cv2
@@ -471,7 +499,7 @@ class _OnnxRunner:
         canvas = np.full((th, tw, 3), 114, np.uint8)
         canvas[top:top + nh, left:left + nw] = img
         blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        out = self.session.run(None, {self.input_name: np.ascontiguousarray(blob)})[0][0]  # (4 + nc [+ K*3], A)
+        out = self._infer(np.ascontiguousarray(blob))  # (4 + nc [+ K*3], A)
         nc = len(self.info.names)
         scores = out[4:4 + nc]
         cls = scores.argmax(axis=0)
@@ -536,3 +564,47 @@ def _parse_tuple(text: str | None) -> tuple[int, ...] | None:
     if isinstance(value, int):
         return (value, value)
     return tuple(int(v) for v in value)
+
+
+class _OpenVinoRunner(_OnnxRunner):
+    """OpenVINO's CPU runtime on the same ONNX export; the work around the network is
+    :class:`_OnnxRunner`'s. Its precision is the runtime's default: bfloat16 on CPUs with
+    bfloat16 instructions, 32-bit floats elsewhere."""
+
+    def _open(self, path: Path) -> tuple[dict[str, str], tuple[int, int]]:
+        import onnx
+
+        try:
+            model = onnx.load(str(path))
+            dims = model.graph.input[0].type.tensor_type.shape.dim
+            compiled = _openvino_core().compile_model(
+                str(path), "CPU", {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _threads()})
+        except Exception as err:  # noqa: BLE001 - onnx's and openvino's own error types
+            raise DetectorError(f"{path}: cannot load this ONNX model: {err}") from None
+        self.request = compiled.create_infer_request()
+        return {p.key: p.value for p in model.metadata_props}, (int(dims[2].dim_value), int(dims[3].dim_value))
+
+    def _infer(self, blob: np.ndarray) -> np.ndarray:
+        self.request.infer({0: blob})
+        return self.request.get_output_tensor(0).data[0].copy()  # the request's buffer is reused
+
+
+_RUNNERS = {"onnx": _OnnxRunner, "openvino": _OpenVinoRunner}
+
+
+def _threads() -> int:
+    """Threads for one network: every core, at most 8."""
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+_CORE: Any = None
+
+
+def _openvino_core() -> Any:
+    """One OpenVINO runtime for every model (made on first use)."""
+    global _CORE
+    if _CORE is None:
+        import openvino
+
+        _CORE = openvino.Core()
+    return _CORE

@@ -160,19 +160,48 @@ def test_each_shipped_model_finds_the_pieces_of_a_rendered_frame(game: str, samp
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
-def test_onnx_runtime_and_ultralytics_agree(sample_frames: dict, tmp_path_factory: pytest.TempPathFactory,  # type: ignore[type-arg]
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("onnxruntime")
+@pytest.mark.parametrize(("backend", "module"), [("onnx", "onnxruntime"), ("openvino", "openvino")])
+def test_exported_backends_and_ultralytics_agree(sample_frames: dict, tmp_path_factory: pytest.TempPathFactory,  # type: ignore[type-arg]
+                                                 monkeypatch: pytest.MonkeyPatch, backend: str, module: str) -> None:
+    pytest.importorskip(module)
     pytest.importorskip("onnx")
     monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path_factory.mktemp("cache")))
     game = SHIPPED[0]
     frame = sample_frames[game].image
     a = Detector.load(game, "ultralytics").detect(frame)
-    b = Detector.load(game, "onnx").detect(frame)
+    detector = Detector.load(game, backend)
+    assert detector.backend == backend
+    b = detector.detect(frame)
     assert abs(len(a) - len(b)) <= max(1, len(a) // 10)
     if len(a) and len(b):
         iou = box_iou(a.xyxy, b.xyxy)
         iou[a.class_id[:, None] != b.class_id[None, :]] = 0
+        assert (iou.max(axis=1) >= 0.9).mean() >= 0.9
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
+def test_an_onnx_file_runs_on_either_exported_backend_and_not_on_ultralytics(sample_frames: dict,  # type: ignore[type-arg]
+                                                                          tmp_path: Path) -> None:
+    pytest.importorskip("onnx")
+    from vision.detect import onnx_export, resolve_weights
+
+    game = SHIPPED[0]
+    path = onnx_export(resolve_weights(game), (480, 640), tmp_path)
+    with pytest.raises(DetectorError, match="ONNX weights need backend 'onnx' or 'openvino'"):
+        Detector.load(path, "ultralytics", imgsz=640)
+    found = {}
+    for backend, module in (("onnx", "onnxruntime"), ("openvino", "openvino")):
+        try:
+            __import__(module)
+        except ImportError:
+            continue
+        detector = Detector.load(path, backend, imgsz=640)
+        assert detector.backend == backend and detector.info.names == Detector.load(game, "ultralytics").info.names
+        found[backend] = detector.detect(sample_frames[game].image)
+    assert all(len(f) for f in found.values())
+    if len(found) == 2:
+        iou = box_iou(found["onnx"].xyxy, found["openvino"].xyxy)
+        iou[found["onnx"].class_id[:, None] != found["openvino"].class_id[None, :]] = 0
         assert (iou.max(axis=1) >= 0.9).mean() >= 0.9
 
 
