@@ -26,7 +26,7 @@ stricter), so its board pose and pieces can be kept instead of found again.
 >>> s.same(still, 0.0)
 False
 >>> s.keep(still, 0.0)
->>> s.same(still + 2, 0.1), s.same(hand, 0.2), s.same(still, 5.0)
+>>> s.same(still + 2, 0.1), s.same(hand, 0.1), s.same(still, 0.2)
 (True, False, False)
 """
 
@@ -90,10 +90,11 @@ class StillFrames:
     the picture, a camera nudged or a light switched changes far more than that; sensor noise
     (a few levels), smoothed over the blur, never reaches it. The comparison is with the
     frame last read, not the frame before, so a slow drift adds up until it is read again,
-    and a frame read ``refresh_s`` or more after it is never the same (``refresh_s=0``: no frame
-    is, and every frame is read in full)."""
+    and a frame ``refresh_s`` or more after it is never the same: a still board is read again
+    that often, so that a weak detector's miss or doubt on one reading is outvoted by the next
+    (``refresh_s=0``: every frame is read in full)."""
 
-    def __init__(self, width: int = 320, level: float = 24.0, pixels: int = 4, refresh_s: float = 1.0) -> None:
+    def __init__(self, width: int = 320, level: float = 24.0, pixels: int = 4, refresh_s: float = 0.2) -> None:
         self.width = width
         self.level = level
         self.pixels = pixels
@@ -118,7 +119,7 @@ class StillFrames:
         """True when ``frame`` shows what the frame given to :meth:`keep` showed, less than
         ``refresh_s`` before ``t`` (never for anything that is not a picture)."""
         kept = self._kept
-        if kept is None or t - self._t >= self.refresh_s or t < self._t:
+        if kept is None or t - self._t >= self.refresh_s - 1e-6 or t < self._t:  # 3 frames of 1/15 s: 0.2 s
             return False
         small = self._small(frame)
         if small is None or small.shape != kept.shape:

@@ -168,8 +168,10 @@ class LivePipeline:
         self._unclear = ""  # the last "cannot read" said, not said again in a row
         self._impossible: set[str] = set()  # what was called impossible, not said again in a row
         self.motion = BoardMotion()
-        # a frame that shows what the last frame read showed keeps its pose and pieces
-        self.still = StillFrames() if still is None else still
+        # a frame that shows what the last frame read showed keeps its pose and pieces; a still
+        # board is read again after two thirds of the window, so each window's vote holds at
+        # least two readings of it
+        self.still = StillFrames(refresh_s=window_s * 2 / 3) if still is None else still
         self._kept: tuple[FrameView, SeenBoard] | None = None
         self._corrections = Corrections()
 

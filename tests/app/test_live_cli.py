@@ -133,8 +133,9 @@ def test_play_video_out_must_be_an_mp4(capsys: pytest.CaptureFixture[str], tmp_p
 @pytest.mark.parametrize("every", [False, True])
 def test_play_reads_a_still_picture_once_unless_told_to_read_every_frame(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, every: bool) -> None:
-    """``--images`` shows each picture for 5 frames: read once by default, five times with
-    ``--read-every-frame``; the announcements are the same."""
+    """``--images`` shows each picture for 5 frames 0.1 s apart: read at most three times by
+    default (on the first frame, then every 0.2 s), five times with ``--read-every-frame``;
+    the announcements are the same."""
     calls: list[int] = []
     detect = TruthDetector.detect
 
@@ -146,6 +147,9 @@ def test_play_reads_a_still_picture_once_unless_told_to_read_every_frame(
     code, text, _ = _play(monkeypatch, tmp_path, "oneworld", *(["--read-every-frame"] if every else []))
     assert code == 0, text
     pictures = len(manifest("oneworld")["frames"])
-    assert len(calls) == pictures * (5 if every else 1)
+    if every:
+        assert len(calls) == pictures * 5
+    else:
+        assert pictures <= len(calls) <= pictures * 3
     for mv in manifest("oneworld")["moves"]:
         assert mv["announcement"] in text

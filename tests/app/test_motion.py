@@ -78,7 +78,7 @@ def _frame(seed: int, noise: int = 3) -> np.ndarray:
 
 
 def test_still_frames_see_past_noise_and_exposure_but_not_a_piece_moved() -> None:
-    s = StillFrames()
+    s = StillFrames(refresh_s=1.0)
     first = _frame(0)
     assert not s.same(first, 0.0)  # nothing kept yet
     s.keep(first, 0.0)
@@ -101,6 +101,8 @@ def test_still_frames_see_past_noise_and_exposure_but_not_a_piece_moved() -> Non
 
 
 def test_a_still_frame_keeps_the_reading_of_the_frame_read_before_it() -> None:
+    """A still board is read again after two thirds of the window (0.3 s here): every third
+    frame at 15 frames a second; a changed picture is read at once."""
     pipe, _ = pipeline("battle-grounds")
     first = truth_frames("battle-grounds")[0]
     view = truth_view(first)
@@ -115,23 +117,22 @@ def test_a_still_frame_keeps_the_reading_of_the_frame_read_before_it() -> None:
         return type(view)(view.geometry, BOARD * 2, view.quality)
 
     pipe.detect, pipe.locate = detect, locate
-    results = [pipe.process(_frame(k), 0.1 * k) for k in range(8)]  # 0.8 s of a still board
-    assert calls == {"detect": 1, "locate": 1}
-    assert [r.fresh for r in results] == [True] + [False] * 7
-    assert all(r.seen is results[0].seen for r in results)
-    assert "accepted" in [r.status for r in results]  # the window fills with the kept reading
+    results = [pipe.process(_frame(k), k / 15) for k in range(12)]  # 0.8 s of a still board
+    assert [r.fresh for r in results] == [True, False, False] * 4
+    assert calls == {"detect": 4, "locate": 4}
+    assert all(r.seen is results[3 * (k // 3)].seen for k, r in enumerate(results))
+    assert "accepted" in [r.status for r in results]
+
     def moved(seed: int) -> np.ndarray:
         picture = _frame(seed)
         picture[300:314, 300:314] = 200  # a piece put down
         return picture
 
-    assert pipe.process(moved(9), 0.85).fresh and calls["detect"] == 2
-    assert not pipe.process(moved(10), 0.9).fresh  # the new picture, still, is kept
-    assert pipe.process(_frame(11), 0.95).fresh and calls["detect"] == 3  # and the piece lifted again
+    assert pipe.process(moved(12), 12 / 15).fresh and calls["detect"] == 5
+    assert not pipe.process(moved(13), 13 / 15).fresh  # the new picture, still, is kept
+    assert pipe.process(_frame(14), 14 / 15).fresh and calls["detect"] == 6  # and the piece lifted again
     pipe.recalibrate()
-    assert pipe.process(_frame(12), 1.0).fresh and calls == {"detect": 4, "locate": 4}  # the board found again
-    assert not pipe.process(_frame(13), 1.9).fresh
-    assert pipe.process(_frame(14), 2.0).fresh and calls["detect"] == 5  # refresh_s after the last read
+    assert pipe.process(_frame(15), 15 / 15).fresh and calls == {"detect": 7, "locate": 7}  # the board found again
 
 
 def test_every_frame_is_read_without_still_frames() -> None:
