@@ -42,6 +42,7 @@ import shutil
 import threading
 import warnings
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -597,14 +598,9 @@ def _threads() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-_CORE: Any = None
-
-
+@lru_cache(maxsize=1)
 def _openvino_core() -> Any:
     """One OpenVINO runtime for every model (made on first use)."""
-    global _CORE
-    if _CORE is None:
-        import openvino
+    import openvino
 
-        _CORE = openvino.Core()
-    return _CORE
+    return openvino.Core()

@@ -180,6 +180,20 @@ def test_exported_backends_and_ultralytics_agree(sample_frames: dict, tmp_path_f
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
+def test_auto_falls_back_to_onnx_runtime_without_openvino_and_a_named_backend_must_be_installed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    pytest.importorskip("onnxruntime")
+    monkeypatch.setitem(sys.modules, "openvino", None)  # as if not installed: importing it fails
+    assert Detector.load(SHIPPED[0]).backend == "onnx"
+    with pytest.raises(DetectorError, match="backend 'openvino' needs openvino and onnx: pip install openvino onnx"):
+        Detector.load(SHIPPED[0], "openvino")
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    assert Detector.load(SHIPPED[0]).backend == "ultralytics"
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
 def test_an_onnx_file_runs_on_either_exported_backend_and_not_on_ultralytics(sample_frames: dict,  # type: ignore[type-arg]
                                                                           tmp_path: Path) -> None:
     pytest.importorskip("onnx")
