@@ -89,10 +89,10 @@ class StillFrames:
     ``pixels`` places. A piece put down, lifted or turned, a hand or a sleeve anywhere in
     the picture, a camera nudged or a light switched changes far more than that; sensor noise
     (a few levels), smoothed over the blur, never reaches it. The comparison is with the
-    frame last read, not the frame before, so a slow drift adds up until it is read again,
-    and a frame ``refresh_s`` or more after it is never the same: a still board is read again
-    that often, so that a weak detector's miss or doubt on one reading is outvoted by the next
-    (``refresh_s=0``: every frame is read in full)."""
+    frame last read, not the frame before, so a slow drift adds up until it is read again.
+    A still picture is :meth:`due` to be read again ``refresh_s`` after it was, so that a
+    weak detector's miss or doubt on one reading is outvoted by the next (``refresh_s=0``:
+    every frame is read in full)."""
 
     def __init__(self, width: int = 320, level: float = 24.0, pixels: int = 4, refresh_s: float = 0.2) -> None:
         self.width = width
@@ -101,6 +101,7 @@ class StillFrames:
         self.refresh_s = refresh_s
         self._kept: np.ndarray | None = None
         self._t = 0.0
+        self._seen: tuple[Any, np.ndarray | None] | None = None  # the last frame compared, small
 
     def reset(self) -> None:
         self._kept = None
@@ -108,24 +109,36 @@ class StillFrames:
     def _small(self, frame: Any) -> np.ndarray | None:
         import cv2
 
+        if self._seen is not None and self._seen[0] is frame:
+            return self._seen[1]
         if not isinstance(frame, np.ndarray) or frame.ndim < 2 or frame.size == 0:
             return None
         h, w = frame.shape[:2]
         size = (min(self.width, w), max(1, round(h * min(self.width, w) / max(w, 1))))
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        return cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0).astype(np.int16)
+        small = cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0).astype(np.int16)
+        self._seen = (frame, small)
+        return small
 
-    def same(self, frame: Any, t: float) -> bool:
-        """True when ``frame`` shows what the frame given to :meth:`keep` showed, less than
-        ``refresh_s`` before ``t`` (never for anything that is not a picture)."""
+    def unchanged(self, frame: Any) -> bool:
+        """True when ``frame`` shows what the frame given to :meth:`keep` showed (never for
+        anything that is not a picture)."""
         kept = self._kept
-        if kept is None or t - self._t >= self.refresh_s - 1e-6 or t < self._t:  # 3 frames of 1/15 s: 0.2 s
+        if kept is None:
             return False
         small = self._small(frame)
         if small is None or small.shape != kept.shape:
             return False
         diff = small - kept
         return int(np.count_nonzero(np.abs(diff - np.median(diff)) > self.level)) < self.pixels
+
+    def due(self, t: float) -> bool:
+        """True when the frame kept was read ``refresh_s`` or more before ``t``."""
+        return t - self._t >= self.refresh_s - 1e-6 or t < self._t  # 3 frames of 1/15 s: 0.2 s
+
+    def same(self, frame: Any, t: float) -> bool:
+        """True when ``frame`` shows what the frame kept showed and is not yet due."""
+        return not self.due(t) and self.unchanged(frame)
 
     def keep(self, frame: Any, t: float) -> None:
         """Remember ``frame``, read in full at time ``t``, as the one to compare with."""

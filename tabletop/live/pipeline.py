@@ -173,6 +173,7 @@ class LivePipeline:
         # least two readings of it
         self.still = StillFrames(refresh_s=window_s * 2 / 3) if still is None else still
         self._kept: tuple[FrameView, SeenBoard] | None = None
+        self._agreed = False  # the last two readings of the picture kept agree
         self._corrections = Corrections()
 
     # -- output ----------------------------------------------------------------------------
@@ -195,14 +196,20 @@ class LivePipeline:
             result.message = f"frame {self.frames}: unreadable frame, skipped"
             self.log(result.message)
             return result
-        if self._kept is not None and self.still.same(frame, t):
+        unchanged = self._kept is not None and self.still.unchanged(frame)
+        if unchanged and self._agreed and not self.still.due(t):
             view, seen = self._kept
             result.fresh = False
         else:
+            before = self._kept[1] if unchanged and self._kept is not None else None
             read = self._read(frame, t, result)
             if read is None:
+                self._agreed = False
                 return result
             view, seen = read
+            # a picture is kept once two readings of it agree: while the detector doubts
+            # (reads a still picture otherwise each time), every frame is read
+            self._agreed = before is not None and seen.key() == before.key()
         result.view = view
         moving = self.motion.update(frame, view.polygon)  # a hand the detector missed, say
         result.seen = seen
@@ -225,8 +232,8 @@ class LivePipeline:
 
     def _read(self, frame: Any, t: float, result: FrameResult) -> tuple[FrameView, SeenBoard] | None:
         """The board's pose and the pieces seen in ``frame`` (kept for the still frames after
-        it); ``None``, with the reason in ``result``, when the frame has no board or its
-        pieces cannot be read."""
+        it, once two readings of the picture agree); ``None``, with the reason in ``result``,
+        when the frame has no board or its pieces cannot be read."""
         self._kept = None
         try:
             view = self.locate(frame)
