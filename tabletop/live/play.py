@@ -90,8 +90,8 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                       help="seconds a position must stay still with no hand (default 0.3)")
     play.add_argument("--read-every-frame", action="store_true",
                       help="find the board and the pieces in every frame; by default a frame that shows what "
-                           "the last one read showed (a still board: only sensor noise changed) keeps its reading, "
-                           "and a still board is read again after two thirds of --window")
+                           "the last one read showed (a still board: only sensor noise changed) keeps its reading "
+                           "once two readings of it agree, and is read again after two thirds of --window")
     play.add_argument("--pose", metavar="FILE", help="a fixed board pose (JSON from 'tabletop calibrate board' "
                       "or 'calibrate field') instead of tracking the kit's markers")
     play.add_argument("--calibration", metavar="FILE", help="the camera's calibration (from 'tabletop calibrate "
