@@ -193,6 +193,15 @@ def test_auto_falls_back_to_onnx_runtime_without_openvino_and_a_named_backend_mu
     assert Detector.load(SHIPPED[0]).backend == "ultralytics"
 
 
+@pytest.mark.skipif("the-game" not in SHIPPED or "oneworld" not in SHIPPED, reason="no weights shipped yet")
+def test_auto_runs_a_model_with_keypoints_on_onnx_runtime_and_a_plain_detector_on_openvino() -> None:
+    pytest.importorskip("openvino")
+    pytest.importorskip("onnxruntime")
+    assert Detector.load("the-game").backend == "onnx"  # its dots and boxes measure inches
+    assert Detector.load("the-game", "openvino").backend == "openvino"  # asked for by name
+    assert Detector.load("oneworld").backend == "openvino"
+
+
 @pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
 def test_an_onnx_file_runs_on_either_exported_backend_and_not_on_ultralytics(sample_frames: dict,  # type: ignore[type-arg]
                                                                           tmp_path: Path) -> None:
