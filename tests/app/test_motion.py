@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -166,3 +167,12 @@ def test_every_frame_is_read_without_still_frames() -> None:
     pipe.detect = lambda frame: calls.append(1) or truth_detections(first)
     pipe.locate = lambda frame: type(view)(view.geometry, BOARD * 2, view.quality)
     assert all(pipe.process(_frame(k), 0.1 * k).fresh for k in range(5)) and len(calls) == 5
+
+
+def test_the_games_field_is_read_every_frame() -> None:
+    """The Game's vote takes the median of each piece's places over the window's readings: a
+    reading kept for several frames would weigh as several, so its field is read every frame."""
+    game_pipe, _ = pipeline("the-game")
+    grid_pipe, _ = pipeline("battle-grounds")
+    assert game_pipe.still.refresh_s == 0.0
+    assert grid_pipe.still.refresh_s == pytest.approx(0.2)
