@@ -141,5 +141,6 @@ class StillFrames:
         return not self.due(t) and self.unchanged(frame)
 
     def keep(self, frame: Any, t: float) -> None:
-        """Remember ``frame``, read in full at time ``t``, as the one to compare with."""
-        self._kept, self._t = self._small(frame), t
+        """Remember ``frame``, read in full at time ``t``, as the one to compare with (nothing
+        to remember when every frame is read)."""
+        self._kept, self._t = (self._small(frame) if self.refresh_s > 0 else None), t
