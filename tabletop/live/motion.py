@@ -60,12 +60,9 @@ class BoardMotion:
 
         if not isinstance(frame, np.ndarray) or frame.ndim < 2 or frame.size == 0 or polygon is None:
             return False
-        h, w = frame.shape[:2]
-        scale = self.width / max(w, 1)
-        size = (self.width, max(1, round(h * scale)))
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0).astype(np.int16)
-        poly = np.asarray(polygon, float).reshape(-1, 2) * scale
+        small = _shrunk(frame, self.width)
+        size = (small.shape[1], small.shape[0])
+        poly = np.asarray(polygon, float).reshape(-1, 2) * (self.width / max(frame.shape[1], 1))
         key = (size, poly.round(0).tobytes())
         if key != self._key:  # the board moved in the picture (or a new size): a new mask
             mask = np.zeros(size[::-1], np.uint8)
@@ -107,16 +104,11 @@ class StillFrames:
         self._kept = None
 
     def _small(self, frame: Any) -> np.ndarray | None:
-        import cv2
-
         if self._seen is not None and self._seen[0] is frame:
             return self._seen[1]
         if not isinstance(frame, np.ndarray) or frame.ndim < 2 or frame.size == 0:
             return None
-        h, w = frame.shape[:2]
-        size = (min(self.width, w), max(1, round(h * min(self.width, w) / max(w, 1))))
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0).astype(np.int16)
+        small = _shrunk(frame, min(self.width, frame.shape[1]))
         self._seen = (frame, small)
         return small
 
@@ -144,3 +136,14 @@ class StillFrames:
         """Remember ``frame``, read in full at time ``t``, as the one to compare with (nothing
         to remember when every frame is read)."""
         self._kept, self._t = (self._small(frame) if self.refresh_s > 0 else None), t
+
+
+def _shrunk(frame: np.ndarray, width: int) -> np.ndarray:
+    """``frame`` in grey, ``width`` pixels across (its height in proportion), blurred over 3x3
+    pixels, as signed integers ready to subtract."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    size = (width, max(1, round(h * width / max(w, 1))))
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0).astype(np.int16)
