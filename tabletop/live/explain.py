@@ -120,6 +120,7 @@ class Scene:
     engine: dict[Any, list[Any]]
     classes: dict[Any, str]
     faded: frozenset[Any] = frozenset()  # cells seen now far less surely than before (FADED)
+    fixed: frozenset[Any] = frozenset()  # engine pieces that never move (Towers, gods, coins)
 
     @classmethod
     def build(cls, before: Any, after: Any, where: Mapping[Any, Any], classes: dict[Any, str],
@@ -147,7 +148,7 @@ class Scene:
             classes[pid] = kind
         was, now = surest(before), surest(after)
         faded = frozenset(c for c, sure in now.items() if c in was and sure < FADED * was[c])
-        return cls(cells(before), cells(after), engine, classes, faded)
+        return cls(cells(before), cells(after), engine, classes, faded, frozenset(pid for pid, _, _ in fixed))
 
     # -- evidence -------------------------------------------------------------------------------
     def cells(self) -> set[Any]:
@@ -187,17 +188,29 @@ class Scene:
         return sorted((c for c in self.after if self.arrived(c)), key=str)
 
     # -- costs ------------------------------------------------------------------------------------
-    def _cell(self, cell: Any, expect: bool) -> float:
+    def _cell(self, cell: Any, expect: bool, mover: str | None = None) -> float:
         seen_now, seen_before = bool(self.after.get(cell)), bool(self.before.get(cell))
         if expect and not seen_now:
             return COSTS["miss"] if seen_before else COSTS["still_missed"]
         if not expect and seen_now:
             return COSTS["still_there"] if seen_before else COSTS["unexplained"]
-        if expect and seen_now and self.arrived(cell):
+        if not expect:
+            return 0.0
+        # a mover's kind seen there before and not now, though the cell is still seen
+        # occupied (a pawn lifted off the coin it stood on): its box missed, as on an empty cell
+        cost = COSTS["miss"] * len(self.vanished(cell, mover))
+        if self.arrived(cell):
             # a kind new to the cell: beside what was there (crowded), or in its place (a piece
             # put on another hides it, or a class misread: weaker evidence)
-            return COSTS["crowded"] if self.crowded(cell) else COSTS["class_only"]
-        return 0.0
+            cost += COSTS["crowded"] if self.crowded(cell) else COSTS["class_only"]
+        return cost
+
+    def vanished(self, cell: Any, mover: str | None = None) -> list[str]:
+        """Kinds of the engine's moving pieces at ``cell`` (other than ``mover``'s, the piece
+        said to have left) seen there at the last position and not now."""
+        before, after = self.before.get(cell, Counter()), self.after.get(cell, Counter())
+        kinds = {self.classes.get(p) for p in self.engine.get(cell, []) if p not in self.fixed}
+        return sorted(k for k in kinds if k is not None and k != mover and before[k] and not after[k])
 
     def crowded(self, cell: Any) -> bool:
         """More pieces seen at ``cell`` than the last position and the engine put there, one
@@ -256,7 +269,7 @@ class Scene:
         elif not still and frm in self.faded:
             cost = 0.0  # what is seen where it stood is far less sure than it was: not the mover
         else:
-            cost = self._cell(frm, still)
+            cost = self._cell(frm, still, mover)
         if still and mover is not None and seen_before[mover] and not self.shrank(frm)[mover] \
                 and seen_before[mover] >= self.alike(frm, mover):
             cost += COSTS["other_kind"]  # the mover's kind is still seen, as often, on the stack it left
