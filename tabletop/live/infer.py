@@ -20,7 +20,7 @@ from typing import Any
 
 from rules.core import CHANCE, GameRules, Verdict
 from tabletop.live.board import SeenBoard
-from tabletop.live.explain import COSTS, Scene, fixed_pieces, piece_classes
+from tabletop.live.explain import COSTS, FADED, Scene, fixed_pieces, piece_classes
 from tabletop.live.rolls import awaits_dice, dice_missing, read_roll
 
 __all__ = ["Reading", "diff", "infer", "locations", "move_action"]
@@ -259,9 +259,11 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     of the engine no longer seen near its place has left (surely when the last position showed
     it there, or when it is the only one gone and one piece arrived); a piece seen where no
     engine piece of its class stands, and not there at the last position, has arrived (see
-    :func:`_arrived`). Each (left, arrived)
-    pair is put to the engine; the cheapest wins: the same class, a sure departure, a legal
-    move."""
+    :func:`_arrived`). A piece seen in its place only as a box of another side, while a piece of
+    its side arrived, may have left too. Each (left, arrived) pair is put to the engine; the
+    cheapest wins: the same class, a sure departure, a legal move, a piece that left unseen
+    rather than one seen in its place, an arrival at least half as sure as the surest (a faint
+    box beside a piece that moved is not the move)."""
     name = game.name
     sj = game.state_to_json(state)
     where = {pid: at for pid, at in locations(name, sj)}
@@ -278,15 +280,23 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     standing = _standing(where, seen_at, classes, after)
     left = [pid for pid in where if pid not in standing]
     came = _arrived(where, seen_at, classes, before, after, anchored, standing)
-    if not left or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
+    # an engine piece "standing" only as a box of another side, while a piece of its own side
+    # arrived: the box may be a neighbour's, read twice or read otherwise, and the piece gone
+    doubted = [pid for pid, j in standing.items() if classes.get(pid) not in (None, after.pieces[j].cls)
+               and any(p.cls == classes.get(pid) for p in came)]
+    if not (left or doubted) or not came:  # a piece lifted, hidden or missed, or one more seen: not a move
         if not left and not came:
             return Reading("none")
         what = f"{len(came)} piece(s) seen where none stands" if came else f"{', '.join(map(str, left))} not seen"
         return Reading("none", note=f"{what}; not a move")
+    surest = max(p.confidence for p in came)
     readings: list[tuple[float, int, Reading]] = []
     wandered: list[str] = []
-    for k, (pid, p) in enumerate((pid, p) for pid in left for p in came):
+    for k, (pid, p) in enumerate((pid, p) for pid in left + doubted for p in came):
         doubt = classes.get(pid) not in (None, p.cls)
+        # beside it, a far surer arrival is left unexplained: a faint box is not the piece that moved
+        faint = COSTS["unexplained"] if p.confidence < FADED * surest else 0.0
+        stays = COSTS["class_only"] if pid in doubted else 0.0
         aj = move_action(name, pid, where[pid], p.point, p.facing)
         try:
             action = game.action_from_json(aj)
@@ -300,13 +310,13 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
         if within is not None:  # too long by less than the camera can tell: the legal move it may be
             action, aj, verdict, measured = within
             doubt_note = f"measured {measured:.2f}\" (within the camera's {MEASURE_IN:g}\" of the limit)"
-            cost = COSTS["class_only"] + (COSTS["other_side"] if doubt else 0.0)
+            cost = COSTS["class_only"] + (COSTS["other_side"] if doubt else 0.0) + faint + stays
             readings.append((cost, k, Reading("legal", action, aj, verdict, where[pid], p.point, doubt_note)))
             continue
         # a sure departure: seen at the last position, or the one piece gone with one arrived
         sure = near(seen_at[pid], before.pieces) or (len(left) == 1 and len(came) == 1)
         cost = (COSTS["other_side"] if doubt else 0.0) + (0.0 if sure else COSTS["miss"]) \
-            + (0.0 if verdict.legal else COSTS["illegal"])
+            + (0.0 if verdict.legal else COSTS["illegal"]) + faint + stays
         note = f"read as {classes.get(pid)} though it looks like {p.cls}" if doubt else ""
         readings.append((cost, k, Reading("legal" if verdict.legal else "illegal", action, aj, verdict,
                                           where[pid], p.point, note)))

@@ -598,9 +598,10 @@ def test_the_game_one_piece_boxed_once_per_side_is_one_piece() -> None:
 @pytest.mark.parametrize("missed", range(6))
 def test_a_move_exactly_the_margin_better_than_nothing_is_read_however_the_costs_round(missed: int) -> None:
     """Wormholes' start, a ship moved off its coin to where no move reaches, the coin it
-    uncovers read with another face, and ``missed`` coins the detector misses before and
-    after (0.3 each: sums that do not round alike): the illegal move explains the board
-    exactly the margin better than "nothing changed", and is read every time."""
+    uncovers missed too (an empty cell: a missed box whichever reading), and ``missed`` coins
+    the detector misses before and after (0.3 each: sums that do not round alike): the illegal
+    move explains the board exactly the margin better than "nothing changed", and is read
+    every time."""
     from tabletop.live.board import SeenBoard, SeenPiece
     from tabletop.live.explain import COSTS, Scene, fixed_pieces
     from tabletop.live.infer import infer, locations
@@ -623,13 +624,54 @@ def test_a_move_exactly_the_margin_better_than_nothing_is_read_however_the_costs
     hidden = set(gone) | set(ships.values())  # the ships hide the coins they stand on
     before = SeenBoard("wormholes", tuple([seen(k, c) for c, k in coins.items() if c not in hidden]
                                           + [seen(f"pawn-{s}", c) for s, c in ships.items()]))
-    after = SeenBoard("wormholes", tuple([p for p in before.pieces if p.cell != at]
-                                         + [seen("coin-2", at), seen(f"pawn-{ship}", to)]))
+    after = SeenBoard("wormholes", tuple([p for p in before.pieces if p.cell != at] + [seen(f"pawn-{ship}", to)]))
     scene = Scene.build(before, after, ships, {s: f"pawn-{s}" for s in ships},
                         [(f"coin-{c}", c, k) for c, k in coins.items()])
     assert scene.none_cost() - scene.move_cost(ship, at, to) - COSTS["illegal"] == pytest.approx(COSTS["margin"])
     reading = infer(game, state, before, after)
     assert reading.kind == "illegal" and reading.action_json == {"type": "move", "ship": ship, "to": to}
+
+
+def test_a_ship_lifted_off_its_coin_onto_another_is_read_though_each_cell_stays_occupied() -> None:
+    """Wormholes: a ship goes one cell, too short, from its coin onto another coin. The camera
+    sees the coin it uncovered where the ship stood (another coin's face read there, as a weak
+    detector does) and only the ship where the other coin lay, and misses one more coin:
+    every cell the move touched is still seen occupied. The ship's own box gone from its cell
+    is a missed box under "nothing changed", so the illegal move is read."""
+    from tabletop.live.board import SeenBoard, SeenPiece
+    from tabletop.live.explain import Scene, fixed_pieces
+    from tabletop.live.infer import infer, locations
+
+    pipe, _ = pipeline("wormholes")
+    game, state = pipe.game, pipe.state
+    sj = game.state_to_json(state)
+    ships = dict(locations("wormholes", sj))
+    coins = {cell: kind for _, cell, kind in fixed_pieces("wormholes", sj)}
+
+    def seen(kind: str, cell: str) -> SeenPiece:
+        r, c = map(int, cell.split(","))
+        return SeenPiece(kind, cell, (float(c), float(r)), (0, 0, 1, 1), 0.9)
+
+    def near(cell: str, other: str) -> bool:
+        (a, b), (c, d) = (map(int, x.split(",")) for x in (cell, other))
+        return abs(a - c) + abs(b - d) == 1
+
+    ship = next(s for s, at in ships.items() if at in coins)
+    at = ships[ship]
+    to = next(c for c in sorted(coins) if near(at, c) and c not in ships.values())
+    action = {"type": "move", "ship": ship, "to": to}
+    assert not game.verdict(state, game.action_from_json(action)).legal
+    other_face = next(k for k in sorted(set(coins.values())) if k != coins[at])
+    gone = next(c for c in sorted(coins) if c not in (at, to) and c not in ships.values())
+    before = SeenBoard("wormholes", tuple([seen(k, c) for c, k in coins.items() if c not in ships.values()]
+                                          + [seen(f"pawn-{s}", c) for s, c in ships.items()]))
+    after = SeenBoard("wormholes", tuple([p for p in before.pieces if p.cell not in (at, to, gone)]
+                                         + [seen(other_face, at), seen(f"pawn-{ship}", to)]))
+    scene = Scene.build(before, after, ships, {s: f"pawn-{s}" for s in ships},
+                        [(f"coin-{c}", c, k) for c, k in coins.items()])
+    assert scene.vanished(at) == [f"pawn-{ship}"] and scene.vanished(at, f"pawn-{ship}") == []
+    reading = infer(game, state, before, after)
+    assert reading.kind == "illegal" and reading.action_json == action
 
 
 def test_the_game_something_seen_at_the_last_position_too_never_arrives() -> None:
@@ -653,6 +695,68 @@ def test_the_game_something_seen_at_the_last_position_too_never_arrives() -> Non
     assert reading.kind == "illegal", reading
     to = reading.action_json["to"]
     assert math.dist((to["x"], to["y"]), (x + 9 * unit[0], y + 9 * unit[1])) < 0.01
+
+
+def test_the_game_a_faint_box_beside_a_piece_is_not_the_move() -> None:
+    """R1 (Red to move) goes 9", too far. A faint red box (a third as sure as the piece) also
+    shows 3" from where R1 stood, beside another piece: a legal 3" move would explain it, but
+    the sure red piece 9" away would then have come from nowhere. The illegal move is read;
+    as sure as the moved piece, the box would be a fair reading of a legal move."""
+    import math
+    from dataclasses import replace
+
+    from tabletop.live.board import SeenPiece
+    from tabletop.live.infer import infer
+
+    game, state, before, _ = _the_game_boards({})
+    r1 = next(p for p in game.state_to_json(state)["pieces"] if p["id"] == "R1")
+    x, y = r1["at"]["x"], r1["at"]["y"]
+    d = math.hypot(12.0 - x, 12.0 - y)
+    unit = ((12.0 - x) / d, (12.0 - y) / d)
+    _, _, _, after = _the_game_boards({"R1": (9 * unit[0], 9 * unit[1])})
+    for sure, kind in ((0.3, "illegal"), (0.9, "legal")):
+        faint = SeenPiece("red-piece", None, (x + 3 * unit[1], y - 3 * unit[0]), (0, 0, 1, 1), sure, 0.0)
+        reading = infer(game, state, before, replace(after, pieces=(*after.pieces, faint)))
+        assert reading.kind == kind, (sure, reading)
+    to = infer(game, state, before, replace(after, pieces=(*after.pieces, replace(faint, confidence=0.3)))).action_json["to"]
+    assert math.dist((to["x"], to["y"]), (x + 9 * unit[0], y + 9 * unit[1])) < 0.01
+
+
+def test_the_game_a_piece_seen_in_its_place_only_as_the_other_side_may_have_left() -> None:
+    """R1 (Red to move) goes 9", too far, from beside a blue piece; the camera now reads the
+    blue piece twice, once a little towards where R1 stood, so a blue box stands in R1's
+    place. A red piece arrived 9" away: R1 left, and the illegal move is read."""
+    import math
+    from dataclasses import replace
+
+    from tabletop.live.board import SeenBoard, SeenPiece
+    from tabletop.live.infer import infer
+
+    game, state, _, _ = _the_game_boards({})
+    pieces = game.state_to_json(state)["pieces"]
+    r1 = next(p for p in pieces if p["id"] == "R1")
+    x, y = r1["at"]["x"], r1["at"]["y"]
+    d = math.hypot(12.0 - x, 12.0 - y)
+    unit = ((12.0 - x) / d, (12.0 - y) / d)
+    blue = (x - 0.7 * unit[1], y + 0.7 * unit[0])  # a blue piece put 0.7" beside R1
+
+    def board(r1_at: tuple[float, float], blues: list[tuple[float, float]]) -> SeenBoard:
+        out = [SeenPiece("red-piece" if p["id"].startswith("R") else "blue-piece", None,
+                         r1_at if p["id"] == "R1" else (p["at"]["x"], p["at"]["y"]), (0, 0, 1, 1), 0.9, p["facing"])
+               for p in pieces]
+        return SeenBoard("the-game", tuple(out + [SeenPiece("blue-piece", None, b, (0, 0, 1, 1), 0.8, 0.0)
+                                                  for b in blues]))
+
+    stray_state = game.state_from_json({**game.state_to_json(state), "pieces": [
+        *pieces, {**next(p for p in pieces if p["id"].startswith("B")), "id": "B9",
+                  "at": {"x": blue[0], "y": blue[1]}}]})
+    before = board((x, y), [blue])
+    twice = (x - 0.3 * unit[1], y + 0.3 * unit[0])  # the blue piece read twice, 0.3" from R1's place
+    after = board((x + 9 * unit[0], y + 9 * unit[1]), [blue, twice])
+    reading = infer(game, stray_state, before, after)
+    assert reading.kind == "illegal" and reading.action_json["piece"] == "R1", reading
+    still = replace(after, pieces=tuple(p for p in after.pieces if math.dist(p.point, (x + 9 * unit[0], y + 9 * unit[1])) > 0.1))
+    assert infer(game, stray_state, before, still).kind == "none"  # no red piece arrived: R1 is the blue box
 
 
 def test_the_game_a_piece_missed_before_is_judged_when_it_is_the_only_one_gone() -> None:
