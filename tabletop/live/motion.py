@@ -89,7 +89,8 @@ class StillFrames:
     frame last read, not the frame before, so a slow drift adds up until it is read again.
     A still picture is :meth:`due` to be read again ``refresh_s`` after it was, so that a
     weak detector's miss or doubt on one reading is outvoted by the next (``refresh_s=0``:
-    every frame is read in full)."""
+    every frame is read in full, and still compared: a reading that differs on an unchanged
+    picture is the detector's doubt, not a move)."""
 
     def __init__(self, width: int = 320, level: float = 24.0, pixels: int = 4, refresh_s: float = 0.2) -> None:
         self.width = width
@@ -133,9 +134,8 @@ class StillFrames:
         return not self.due(t) and self.unchanged(frame)
 
     def keep(self, frame: Any, t: float) -> None:
-        """Remember ``frame``, read in full at time ``t``, as the one to compare with (nothing
-        to remember when every frame is read)."""
-        self._kept, self._t = (self._small(frame) if self.refresh_s > 0 else None), t
+        """Remember ``frame``, read in full at time ``t``, as the one to compare with."""
+        self._kept, self._t = self._small(frame), t
 
 
 def _shrunk(frame: np.ndarray, width: int) -> np.ndarray:

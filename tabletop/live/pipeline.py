@@ -221,7 +221,8 @@ class LivePipeline:
             result.status = "paused"
             return result
         # the window's vote, once still; motion over the board counts as a hand
-        accepted = self.stability.update_board(t, replace(seen, hand_over_board=True) if moving else seen)
+        accepted = self.stability.update_board(t, replace(seen, hand_over_board=True) if moving else seen,
+                                               still=unchanged)
         if seen.hand_over_board or moving:
             result.status = "hand" if seen.hand_over_board else "motion"
             self._update_hints(seen)

@@ -85,18 +85,19 @@ class Stability:
             return key
         return None
 
-    def update_board(self, t: float, seen: Any) -> Any:
+    def update_board(self, t: float, seen: Any, still: bool = False) -> Any:
         """The vote of the last ``window_s`` seconds' frames, as a
         :class:`~tabletop.live.board.SeenBoard`, once the board has been still that long with
         no hand (each frame holding what the vote of the frames before it holds, up to
-        :data:`FLICKER_CELLS` cells) and the vote differs from the last accepted position;
-        else ``None``."""
+        :data:`FLICKER_CELLS` cells, or showing the same picture as the frame before it:
+        ``still``, whatever the detector reads in it) and the vote differs from the last
+        accepted position; else ``None``."""
         self.hand = seen.hand_over_board
         if self.hand:
             self._since, self._frames = None, []
             return None
-        if self._frames and (t - self._frames[-1][0] > self.window_s
-                             or _differ(vote([f for _, f in self._frames]), seen, self._last) > _flicker(seen)):
+        if self._frames and (t - self._frames[-1][0] > self.window_s or not still and _differ(
+                vote([f for _, f in self._frames]), seen, self._last) > _flicker(seen)):
             self._since, self._frames = None, []  # motion, or no frame for a while: start again
         if self._since is None:
             self._since = t

@@ -176,3 +176,37 @@ def test_the_games_field_is_read_every_frame() -> None:
     grid_pipe, _ = pipeline("battle-grounds")
     assert game_pipe.still.refresh_s == 0.0
     assert grid_pipe.still.refresh_s == pytest.approx(0.2)
+
+
+def test_a_detector_that_flickers_on_an_unchanged_picture_does_not_hold_the_position_back() -> None:
+    """Every frame read, a weak detector misses one piece in one frame and another in the
+    next (two pieces differing from the window's vote each time: past what the window lets
+    flicker). On an unchanged picture that is the detector's doubt, not a move: the window
+    fills and the position is accepted. The same readings while something moves in the
+    picture (beside the board: no motion over it) restart the window every frame."""
+    first = truth_frames("battle-grounds")[0]
+    view = truth_view(first)
+    a, b = [p["class"] for p in first["pieces"] if p.get("in_labels")][:2]
+
+    def run(picture: object) -> list[str]:
+        pipe, _ = pipeline("battle-grounds")
+        pipe.still = StillFrames(refresh_s=0.0)
+        calls: list[int] = []
+
+        def detect(frame: np.ndarray) -> object:
+            calls.append(1)
+            return truth_detections(first, drop={a} if len(calls) % 2 else {b})
+
+        pipe.detect = detect
+        pipe.locate = lambda frame: type(view)(view.geometry, BOARD * 2, view.quality)
+        out = [pipe.process(picture(k), k / 15).status for k in range(10)]
+        assert len(calls) == 10  # every frame read
+        return out
+
+    def beside(k: int) -> np.ndarray:
+        picture = _frame(k)
+        picture[10:60, 10 + 20 * k:60 + 20 * k] = 230  # something passing beside the board
+        return picture
+
+    assert "accepted" in run(_frame)
+    assert "accepted" not in run(beside)
