@@ -606,17 +606,19 @@ class _OpenVinoRunner(_OnnxRunner):
     backend = "openvino"
 
     def _open(self, path: Path) -> tuple[dict[str, str], tuple[int, int]]:
-        import onnx
-
+        core = _openvino_core()
         try:
-            model = onnx.load(str(path))
-            dims = model.graph.input[0].type.tensor_type.shape.dim
-            compiled = _openvino_core().compile_model(
-                str(path), "CPU", {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _threads()})
-        except Exception as err:  # noqa: BLE001 - onnx's and openvino's own error types
+            model = core.read_model(str(path))
+            # the ONNX file's metadata, as OpenVINO keeps it
+            meta = {key: model.get_rt_info(["framework", key]).astype(str) for key in ("names", "kpt_shape", "task")
+                    if model.has_rt_info(["framework", key])}
+            shape = model.inputs[0].get_shape()
+            compiled = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY",
+                                                         "INFERENCE_NUM_THREADS": _threads()})
+        except Exception as err:  # noqa: BLE001 - openvino's own error types
             raise DetectorError(f"{path}: cannot load this ONNX model: {err}") from None
         self.request = compiled.create_infer_request()
-        return {p.key: p.value for p in model.metadata_props}, (int(dims[2].dim_value), int(dims[3].dim_value))
+        return meta, (int(shape[2]), int(shape[3]))
 
     def _infer(self, blob: np.ndarray) -> np.ndarray:
         self.request.infer({0: blob})
