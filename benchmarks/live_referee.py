@@ -47,6 +47,8 @@ for p in (ROOT, ROOT / "benchmarks"):
 
 from turns import NOISE, Turn, TurnRenderer, make_turn, same_on_table
 
+from vision.detect import BACKENDS
+
 GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds", "the-game")
 TARGETS = {"fps": 15.0, "latency_s": 0.5, "flagged": 0.99, "false_alarms_per_200": 1.0}
 
@@ -294,14 +296,14 @@ def markdown(games: dict[str, Any]) -> list[str]:
 
 
 def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print,
-             imgsz: int | None = None, every_frame: bool = False) -> dict[str, Any]:
+             imgsz: int | None = None, every_frame: bool = False, backend: str = "auto") -> dict[str, Any]:
     modes = ["truth"]
     detector = None
     if not truth_only:
         if (ROOT / "models" / f"{game}.pt").exists():
             from vision.detect import Detector
 
-            detector = Detector.load(game, **({"imgsz": imgsz} if imgsz else {}))
+            detector = Detector.load(game, backend, **({"imgsz": imgsz} if imgsz else {}))
             modes.append("real")
         else:
             say(f"{game}: no models/{game}.pt, the truth double only")
@@ -336,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
                              "frames are identical)")
     parser.add_argument("--imgsz", type=int, metavar="N", help="the real detector reads every frame at N px "
                         "(default: as the game's recipe says)")
+    parser.add_argument("--backend", default="auto", choices=BACKENDS,
+                        help="the real detector's backend (default auto: as tabletop play runs it)")
     parser.add_argument("--read-every-frame", action="store_true", help="read the pose and pieces of every "
                         "frame, as before still frames kept the last frame's reading")
     parser.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table")
@@ -344,11 +348,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.turns < 1:
         parser.error("--turns must be at least 1")
     out: dict[str, Any] = {"seed": args.seed, "turns": args.turns, "noise": args.noise, "targets": TARGETS,
-                           "read_every_frame": args.read_every_frame,
+                           "read_every_frame": args.read_every_frame, "backend": args.backend,
                            "load_average": os.getloadavg()[0], "games": {}}
     for game in args.game or GAMES:
         out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise, imgsz=args.imgsz,
-                                     every_frame=args.read_every_frame)
+                                     every_frame=args.read_every_frame, backend=args.backend)
     print(f"\nseed {args.seed}, {args.turns} turns a game, 640x480, noise +-{args.noise}, "
           f"load average {os.getloadavg()[0]:.1f}; "
           f"targets: >= {TARGETS['fps']:.0f} fps, <= {TARGETS['latency_s']} s, >= 99% flagged, "
