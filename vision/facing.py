@@ -143,7 +143,7 @@ class FacingReader:
 
     @property
     def backend(self) -> str:
-        """What runs the network: ``"onnx"`` (ONNX Runtime) or ``"torch"``."""
+        """What runs the network: ``"openvino"``, ``"onnx"`` (ONNX Runtime) or ``"torch"``."""
         return self._run.backend
 
     @classmethod

@@ -120,8 +120,8 @@ class PieceReader:
 
     @property
     def backend(self) -> str:
-        """What runs the network: ``"onnx"`` (ONNX Runtime) or ``"torch"``; decided on loading (else on
-        the first read)."""
+        """What runs the network: ``"openvino"``, ``"onnx"`` (ONNX Runtime) or ``"torch"``; decided on
+        loading (else on the first read)."""
         return self._run.backend
 
     @classmethod
