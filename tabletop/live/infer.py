@@ -262,8 +262,8 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
     :func:`_arrived`). A piece seen in its place only as a box of another side, while a piece of
     its side arrived, may have left too. Each (left, arrived) pair is put to the engine; the
     cheapest wins: the same class, a sure departure, a legal move, a piece that left unseen
-    rather than one seen in its place, an arrival at least half as sure as the surest (a faint
-    box beside a piece that moved is not the move)."""
+    rather than one seen in its place, an arrival at least half as sure as the surest of its
+    side (a faint box beside a piece that moved is not the move)."""
     name = game.name
     sj = game.state_to_json(state)
     where = {pid: at for pid, at in locations(name, sj)}
@@ -289,13 +289,15 @@ def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, afte
             return Reading("none")
         what = f"{len(came)} piece(s) seen where none stands" if came else f"{', '.join(map(str, left))} not seen"
         return Reading("none", note=f"{what}; not a move")
-    surest = max(p.confidence for p in came)
+    surest: dict[str, float] = {}  # the surest arrival of each side
+    for p in came:
+        surest[p.cls] = max(surest.get(p.cls, 0.0), p.confidence)
     readings: list[tuple[float, int, Reading]] = []
     wandered: list[str] = []
     for k, (pid, p) in enumerate((pid, p) for pid in left + doubted for p in came):
         doubt = classes.get(pid) not in (None, p.cls)
-        # beside it, a far surer arrival is left unexplained: a faint box is not the piece that moved
-        faint = COSTS["unexplained"] if p.confidence < FADED * surest else 0.0
+        # a far surer arrival of its side is left unexplained: a faint box is not the piece that moved
+        faint = COSTS["unexplained"] if p.confidence < FADED * surest[p.cls] else 0.0
         stays = COSTS["class_only"] if pid in doubted else 0.0
         aj = move_action(name, pid, where[pid], p.point, p.facing)
         try:

@@ -701,7 +701,7 @@ def test_the_game_a_faint_box_beside_a_piece_is_not_the_move() -> None:
     """R1 (Red to move) goes 9", too far. A faint red box (a third as sure as the piece) also
     shows 3" from where R1 stood, beside another piece: a legal 3" move would explain it, but
     the sure red piece 9" away would then have come from nowhere. The illegal move is read;
-    as sure as the moved piece, the box would be a fair reading of a legal move."""
+    as sure as the moved red piece, the box would be a fair reading of a legal move."""
     import math
     from dataclasses import replace
 
@@ -720,6 +720,29 @@ def test_the_game_a_faint_box_beside_a_piece_is_not_the_move() -> None:
         assert reading.kind == kind, (sure, reading)
     to = infer(game, state, before, replace(after, pieces=(*after.pieces, replace(faint, confidence=0.3)))).action_json["to"]
     assert math.dist((to["x"], to["y"]), (x + 9 * unit[0], y + 9 * unit[1])) < 0.01
+
+
+def test_the_game_a_faint_box_is_weighed_against_its_own_side_only() -> None:
+    """Blue's B1 moves 3" out of turn, put down against a red piece: the two are boxed as one
+    sure red box beside them, and B1's own box is faint. The sure box is of the other side, so
+    the faint blue box is still where B1 went: the illegal move is read."""
+    import math
+    from dataclasses import replace
+
+    from tabletop.live.board import SeenPiece
+    from tabletop.live.infer import infer
+
+    game, state, before, _ = _the_game_boards({})
+    b1 = next(p for p in game.state_to_json(state)["pieces"] if p["id"] == "B1")
+    x, y = b1["at"]["x"], b1["at"]["y"]
+    d = math.hypot(12.0 - x, 12.0 - y)
+    to = (x + 3 * (12.0 - x) / d, y + 3 * (12.0 - y) / d)
+    merged = SeenPiece("red-piece", None, (to[0] + 0.6, to[1]), (0, 0, 1, 1), 0.9, 0.0)
+    _, _, _, after = _the_game_boards({"B1": (to[0] - x, to[1] - y)})
+    after = replace(after, pieces=tuple(replace(p, confidence=0.3) if math.dist(p.point, to) < 1e-6 else p
+                                        for p in after.pieces) + (merged,))
+    reading = infer(game, state, before, after)
+    assert reading.kind == "illegal" and reading.action_json["piece"] == "B1", reading
 
 
 def test_the_game_a_piece_seen_in_its_place_only_as_the_other_side_may_have_left() -> None:
