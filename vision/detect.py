@@ -15,14 +15,13 @@ exported ``.onnx``). Three backends run the same weights:
   suppression are done here with numpy and OpenCV, as ultralytics does them.
 * ``"openvino"``: OpenVINO's CPU runtime on the same ONNX export, with the same work around
   the network; on a CPU with bfloat16 instructions it computes in bfloat16 (OpenVINO's own
-  default there), which reads the same pieces in far less time (docs/models.md).
+  default there), which reads the same pieces in far less time (docs/models.md). Its boxes
+  and keypoints are ONNX Runtime's to a tenth of a pixel (the box decoding after the last
+  convolution stays in 32-bit floats); its confidences differ by about a hundredth.
 * ``"auto"`` (the default): OpenVINO when ``openvino`` is installed, else ONNX Runtime when
   ``onnxruntime`` is, else ultralytics (an export needs the ``onnx`` package too). Measured
   side by side with ``benchmarks/detector_speed.py`` (docs/models.md), OpenVINO is the
-  fastest on a CPU, ultralytics (torch) the slowest. A model with keypoints (The Game's
-  front dot) runs on ONNX Runtime even so: bfloat16 keeps 8 significant bits, so its boxes
-  and dots come out in steps of 2 to 4 pixels, a tenth of an inch on the field; a grid
-  game's cells are far larger than that.
+  fastest on a CPU, ultralytics (torch) the slowest.
 
 A grid game's shipped weights read each frame at the size its pieces need
 (:class:`PieceScale`, from the game's recipe); ``imgsz`` fixes one size for every frame.
@@ -281,11 +280,11 @@ class Detector:
             if exported is None:
                 raise DetectorError(f"{weights}: ONNX weights need backend 'onnx' or 'openvino' (or 'auto'), "
                                     "with onnxruntime or openvino installed")
-            runner = _exported_runner(weights, exported, backend == "auto")
+            runner = _RUNNERS[exported](weights)
             return cls(runner, runner.info, runner.backend, conf, iou, _face_reader(weights, runner.info.names),
                        _piece_reader(weights), _facing_reader(weights))
         if exported is not None:
-            at = _RunnerAt(weights, exported, auto=backend == "auto")
+            at = _RunnerAt(weights, exported)
             runner = at(imgsz)
             return cls(runner, replace(runner.info, source=weights), runner.backend, conf, iou,
                        _face_reader(weights, runner.info.names), _piece_reader(weights), _facing_reader(weights),
@@ -352,31 +351,6 @@ class Detector:
         return found
 
 
-def _exported_runner(path: Path, exported: str, auto: bool) -> Any:
-    """The runner of the ONNX export at ``path`` on ``exported``; a model with keypoints whose
-    backend was chosen (``auto``) runs on ONNX Runtime where it is installed (bfloat16 would
-    put its boxes and dots in steps of pixels: the module docstring)."""
-    if auto and exported == "openvino" and _has_keypoints(path):
-        try:
-            import onnxruntime  # noqa: F401
-        except ImportError:
-            pass
-        else:
-            return _OnnxRunner(path)
-    return _RUNNERS[exported](path)
-
-
-def _has_keypoints(path: Path) -> bool:
-    """Whether the ONNX export at ``path`` is a pose model (its metadata names a keypoint shape)."""
-    import onnx
-
-    try:
-        meta = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
-    except Exception:  # noqa: BLE001 - an unreadable file fails where it is loaded, with its message
-        return False
-    return bool(_parse_tuple(meta.get("kpt_shape"))) and meta.get("task", "pose") == "pose"
-
-
 def _exported_backend(backend: str) -> str | None:
     """The backend that runs an ONNX export for ``backend`` (``"onnx"`` or ``"openvino"``), or
     ``None`` for ultralytics; a backend asked for by name must be installed."""
@@ -400,15 +374,14 @@ def _exported_backend(backend: str) -> str | None:
 class _RunnerAt:
     """Runners of one model's weights at any size (made on demand): ``exported`` (``"onnx"``
     or ``"openvino"``) on an ONNX export for that input, or (``None``) ultralytics at that
-    ``imgsz``; ``scale``: how a frame is scaled there. ``auto``: the backend was chosen, not
-    asked for (:func:`_exported_runner`)."""
+    ``imgsz``; ``scale``: how a frame is scaled there."""
 
-    def __init__(self, weights: Path, exported: str | None, model: Any = None, auto: bool = False) -> None:
-        self.weights, self.exported, self.model, self.auto = weights, exported, model, auto
+    def __init__(self, weights: Path, exported: str | None, model: Any = None) -> None:
+        self.weights, self.exported, self.model = weights, exported, model
 
     def __call__(self, size: int) -> Any:
         if self.exported is not None:
-            return _exported_runner(onnx_export(self.weights, _onnx_input(size)), self.exported, self.auto)
+            return _RUNNERS[self.exported](onnx_export(self.weights, _onnx_input(size)))
         return _UltralyticsRunner(self.weights, size, self.model)
 
     def scale(self, size: int, h: int, w: int) -> float:
