@@ -595,6 +595,24 @@ def test_the_game_one_piece_boxed_once_per_side_is_one_piece() -> None:
         ("blue-piece", 11.1), ("red-piece", 16.0), ("red-piece", 17.0)]
 
 
+def _wormholes_start() -> tuple[Any, Any, dict[str, str], dict[str, str], Any]:
+    """Wormholes' start: the engine, its state, the ships' cells, each coin's cell and kind,
+    and a maker of a sure box of a kind on a cell."""
+    from tabletop.live.board import SeenPiece
+    from tabletop.live.explain import fixed_pieces
+    from tabletop.live.infer import locations
+
+    pipe, _ = pipeline("wormholes")
+    sj = pipe.game.state_to_json(pipe.state)
+    coins = {cell: kind for _, cell, kind in fixed_pieces("wormholes", sj)}
+
+    def seen(kind: str, cell: str) -> SeenPiece:
+        r, c = map(int, cell.split(","))
+        return SeenPiece(kind, cell, (float(c), float(r)), (0, 0, 1, 1), 0.9)
+
+    return pipe.game, pipe.state, dict(locations("wormholes", sj)), coins, seen
+
+
 @pytest.mark.parametrize("missed", range(6))
 def test_a_move_exactly_the_margin_better_than_nothing_is_read_however_the_costs_round(missed: int) -> None:
     """Wormholes' start, a ship moved off its coin to where no move reaches, the coin it
@@ -602,20 +620,11 @@ def test_a_move_exactly_the_margin_better_than_nothing_is_read_however_the_costs
     the detector misses before and after (0.3 each: sums that do not round alike): the illegal
     move explains the board exactly the margin better than "nothing changed", and is read
     every time."""
-    from tabletop.live.board import SeenBoard, SeenPiece
-    from tabletop.live.explain import COSTS, Scene, fixed_pieces
-    from tabletop.live.infer import infer, locations
+    from tabletop.live.board import SeenBoard
+    from tabletop.live.explain import COSTS, Scene
+    from tabletop.live.infer import infer
 
-    pipe, _ = pipeline("wormholes")
-    game, state = pipe.game, pipe.state
-    sj = game.state_to_json(state)
-    ships = dict(locations("wormholes", sj))
-    coins = {cell: kind for _, cell, kind in fixed_pieces("wormholes", sj)}
-
-    def seen(kind: str, cell: str) -> SeenPiece:
-        r, c = map(int, cell.split(","))
-        return SeenPiece(kind, cell, (float(c), float(r)), (0, 0, 1, 1), 0.9)
-
+    game, state, ships, coins, seen = _wormholes_start()
     ship = "crowns"
     at, to = ships[ship], "6,1"
     assert coins.get(at) not in (None, "coin-2") and to not in coins and not game.verdict(
@@ -638,19 +647,11 @@ def test_a_ship_lifted_off_its_coin_onto_another_is_read_though_each_cell_stays_
     detector does) and only the ship where the other coin lay, and misses one more coin:
     every cell the move touched is still seen occupied. The ship's own box gone from its cell
     is a missed box under "nothing changed", so the illegal move is read."""
-    from tabletop.live.board import SeenBoard, SeenPiece
-    from tabletop.live.explain import Scene, fixed_pieces
-    from tabletop.live.infer import infer, locations
+    from tabletop.live.board import SeenBoard
+    from tabletop.live.explain import Scene
+    from tabletop.live.infer import infer
 
-    pipe, _ = pipeline("wormholes")
-    game, state = pipe.game, pipe.state
-    sj = game.state_to_json(state)
-    ships = dict(locations("wormholes", sj))
-    coins = {cell: kind for _, cell, kind in fixed_pieces("wormholes", sj)}
-
-    def seen(kind: str, cell: str) -> SeenPiece:
-        r, c = map(int, cell.split(","))
-        return SeenPiece(kind, cell, (float(c), float(r)), (0, 0, 1, 1), 0.9)
+    game, state, ships, coins, seen = _wormholes_start()
 
     def near(cell: str, other: str) -> bool:
         (a, b), (c, d) = (map(int, x.split(",")) for x in (cell, other))
