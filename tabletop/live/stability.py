@@ -10,7 +10,8 @@ A weak detector flickers: a box missed in one frame, a class read otherwise in t
 :meth:`Stability.update_board` compares each frame with the vote of the window so far by the
 number of pieces per cell (a cell with fewer pieces counts a tenth: a missed box; for The
 Game, pieces within half an inch; a class read otherwise is no motion) and lets one cell
-differ (one in twenty pieces on a crowded board) without restarting the window; the window
+differ (one in twenty pieces on a crowded board) without restarting the window, or any
+number when the picture itself did not change (the detector's doubt, not a move); the window
 slides, and the position accepted is its vote: a cell counts as occupied when it was seen
 occupied in at least half the frames (two in three for a cell empty in the last accepted
 position), with the reading seen most (confidences summed). The
@@ -89,7 +90,7 @@ class Stability:
         """The vote of the last ``window_s`` seconds' frames, as a
         :class:`~tabletop.live.board.SeenBoard`, once the board has been still that long with
         no hand (each frame holding what the vote of the frames before it holds, up to
-        :data:`FLICKER_CELLS` cells, or showing the same picture as the frame before it:
+        :data:`FLICKER_CELLS` cells, or showing the same picture as the frame read before it:
         ``still``, whatever the detector reads in it) and the vote differs from the last
         accepted position; else ``None``."""
         self.hand = seen.hand_over_board
