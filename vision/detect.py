@@ -473,15 +473,8 @@ class _OnnxRunner:
 
     def _open(self, path: Path) -> tuple[dict[str, str], tuple[int, int]]:
         """Load the network; its metadata (names, task, keypoints) and input height, width."""
-        import onnxruntime as ort
-
-        opts = ort.SessionOptions()
-        opts.log_severity_level = 3
-        opts.intra_op_num_threads = _threads()
-        # busy-waiting threads cost more than they save on a small shared CPU
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            self.session = _onnx_session(str(path))
         except Exception as err:  # noqa: BLE001 - onnxruntime's own error types
             raise DetectorError(f"{path}: cannot load this ONNX model: {err}") from None
         inp = self.session.get_inputs()[0]
@@ -586,8 +579,7 @@ class _OpenVinoRunner(_OnnxRunner):
             meta = {key: model.get_rt_info(["framework", key]).astype(str) for key in ("names", "kpt_shape", "task")
                     if model.has_rt_info(["framework", key])}
             shape = model.inputs[0].get_shape()
-            compiled = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY",
-                                                         "INFERENCE_NUM_THREADS": _threads()})
+            compiled = _openvino_compiled(model)
         except Exception as err:  # noqa: BLE001 - openvino's own error types
             raise DetectorError(f"{path}: cannot load this ONNX model: {err}") from None
         self.request = compiled.create_infer_request()
@@ -604,6 +596,24 @@ _RUNNERS = {"onnx": _OnnxRunner, "openvino": _OpenVinoRunner}
 def _threads() -> int:
     """Threads for one network: every core, at most 8."""
     return max(1, min(os.cpu_count() or 1, 8))
+
+
+def _onnx_session(model: str | bytes) -> Any:
+    """An ONNX Runtime session on ``model`` (a path or the bytes of an ONNX file), on every
+    core without busy-waiting threads: on a small shared CPU they cost more than they save."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    opts.intra_op_num_threads = _threads()
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+
+
+def _openvino_compiled(model: Any) -> Any:
+    """``model`` (an ``openvino.Model``) compiled for the CPU, for one frame at a time on every core."""
+    return _openvino_core().compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY",
+                                                         "INFERENCE_NUM_THREADS": _threads()})
 
 
 @lru_cache(maxsize=1)

@@ -263,12 +263,9 @@ class _OpenVinoCrops:
     backend = "openvino"
 
     def __init__(self, onnx: bytes) -> None:
-        from vision.detect import _openvino_core, _threads
+        from vision.detect import _openvino_compiled, _openvino_core
 
-        core = _openvino_core()
-        compiled = core.compile_model(core.read_model(onnx, b""), "CPU",
-                                      {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _threads()})
-        self.request = compiled.create_infer_request()
+        self.request = _openvino_compiled(_openvino_core().read_model(onnx, b"")).create_infer_request()
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         self.request.infer({0: x})
@@ -281,15 +278,9 @@ class _OnnxCrops:
     backend = "onnx"
 
     def __init__(self, onnx: bytes) -> None:
-        import onnxruntime as ort
+        from vision.detect import _onnx_session
 
-        from vision.detect import _threads
-
-        opts = ort.SessionOptions()
-        opts.log_severity_level = 3
-        opts.intra_op_num_threads = _threads()
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(onnx, opts, providers=["CPUExecutionProvider"])
+        self.session = _onnx_session(onnx)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return self.session.run(None, {"crops": x})[0]
