@@ -1,7 +1,7 @@
 """The live referee over rendered turns: illegal moves flagged, false alarms, latency, frames a second.
 
     nice -n 10 python3 benchmarks/live_referee.py [--game GAME ...] [--turns 200] [--seed 7001]
-                                                  [--truth-only] [--json FILE]
+                                                  [--truth-only] [--drop-stale] [--json FILE]
 
 For each game, ``--turns`` turns (:mod:`benchmarks.turns`: a position of a seeded random
 playout, about half legal moves and half illegal ones, drawn at 640x480 in a fresh camera
@@ -22,8 +22,13 @@ destination, and the same piece or a twin: one of the same class from the same c
 *false alarm* is an illegal announcement in a legal turn; an
 announcement made on a frame where the ground truth has a hand over the board is counted
 apart (the target is none). Latency: stream time from the first frame without a hand to the
-frame that announces, plus that frame's measured ``process()`` time. Frames a second: frames
-over the summed wall time of ``process()`` (pose, detection, mapping, stability, reading).
+frame that announces, plus that frame's measured ``process()`` time; *queued*: the same on a
+real-time clock, where a frame is read once it came and the frame before it is done, so that
+slow frames delay the ones behind them. With ``--drop-stale`` the stream is read as ``tabletop
+play`` reads a camera or URL (:class:`tabletop.live.inputs.Capture` with ``newest``): after each
+frame, the newest frame come by then is next and the ones before it are never read; the queued
+latency is then the one a player hears. Frames a second: frames read over the summed wall time
+of ``process()`` (pose, detection, mapping, stability, reading).
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ class TurnResult:
     early: int = 0  # announcements before the hand came
     latency_s: float | None = None
     latency_queued_s: float | None = None  # the same on a real-time clock: a frame waits for the ones before
+    dropped: int = 0  # frames skipped as stale (drop_stale)
     frames: int = 0
     wall_s: float = 0.0
     read_frames: int = 0  # frames whose pose and pieces were read (not kept from a still frame)
@@ -139,10 +145,12 @@ def marker_locate(turn: Turn) -> Any:
 # -- one turn ------------------------------------------------------------------------------------------
 
 def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, noise: int = NOISE,
-             every_frame: bool = False) -> TurnResult:
+             every_frame: bool = False, drop_stale: bool = False) -> TurnResult:
     """Feed one turn's stream to a fresh pipeline; ``mode`` ``truth`` or ``real`` (with
     ``detector``); ``noise``: sensor noise of each real frame (+-levels, 0: a still picture
-    repeats exactly); ``every_frame``: read every frame in full, still or not."""
+    repeats exactly); ``every_frame``: read every frame in full, still or not; ``drop_stale``:
+    once a frame is read, go on with the newest frame come by then on the real-time clock,
+    skipping those that came while it was read (as ``tabletop play`` reads a camera)."""
     from tabletop.live.board import BoardMapper
     from tabletop.live.motion import StillFrames
     from tabletop.live.pipeline import LivePipeline, Rolls
@@ -162,21 +170,29 @@ def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, n
     first_hand = min(i for i, f in enumerate(turn.stream) if f.hand_over_board)
     first_free = turn.first_free
     busy_until = 0.0  # a real-time clock: each frame is processed once it came and the one before is done
-    for k, f in enumerate(turn.stream):
+    stream, k, hand_seen = turn.stream, 0, False
+    while k < len(stream):
+        f = stream[k]
         frame = turn.truths[f.picture] if mode == "truth" else turn.frame(k, rng, noise)
         t0 = time.perf_counter()
         result = pipe.process(frame, f.t)
         spent = time.perf_counter() - t0
         busy_until = max(busy_until, f.t) + spent
+        this, k = k, k + 1
+        if drop_stale:  # as Capture(newest=True): the newest frame come by now, the others never read
+            while k + 1 < len(stream) and stream[k + 1].t <= busy_until + 1e-9:
+                k += 1
+                out.dropped += 1
         out.frames += 1
         out.wall_s += spent
         if result.fresh and result.status != "skipped":
             out.read_frames += 1
             out.read_wall_s += spent
         out.skipped += result.status == "skipped"
-        if k == first_hand:
+        if this >= first_hand and not hand_seen:
+            hand_seen = True
             out.settled_before = pipe.base is not None
-        if k >= first_hand and result.status == "accepted":
+        if this >= first_hand and result.status == "accepted":
             out.accepted_after += 1
         if not result.announcements:
             continue
@@ -184,7 +200,7 @@ def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, n
         if f.hand_over_board:
             out.under_hand += len(result.announcements)
             continue
-        if k < first_hand:
+        if this < first_hand:
             out.early += len(result.announcements)
             continue
         kinds = {kind for kind, _ in result.announcements}
@@ -244,6 +260,7 @@ def summarize(results: list[TurnResult]) -> dict[str, Any]:
         "latency_queued_p95_s": queued[min(len(queued) - 1, int(0.95 * len(queued)))] if queued else None,
         "answered": len(lat),
         "frames": frames,
+        "frames_dropped": sum(r.dropped for r in results),
         "frames_without_pose": sum(r.skipped for r in results),
         "turns_without_pose": sum(r.skipped == r.frames for r in results),
         "settled_before": sum(r.settled_before for r in results),
@@ -270,7 +287,8 @@ def line(game: str, mode: str, s: dict[str, Any]) -> str:
             f"{_fmt(s['latency_queued_median_s'])} s p95 {_fmt(s['latency_queued_p95_s'])} s)"
             f"  settled before {s['settled_before']} after {s['accepted_after']}  no pose {s['turns_without_pose']}"
             f"  {_fmt(s['fps'], '.1f')} fps ({_fmt(s['ms_per_frame'], '.1f')} ms/frame; {s['frames_read']} of "
-            f"{s['frames']} frames read in full, {_fmt(s['ms_per_read_frame'], '.1f')} ms each)")
+            f"{s['frames']} frames read in full, {_fmt(s['ms_per_read_frame'], '.1f')} ms each"
+            + (f"; {s['frames_dropped']} stale frames skipped)" if s.get("frames_dropped") else ")"))
 
 
 def markdown(games: dict[str, Any]) -> list[str]:
@@ -296,7 +314,8 @@ def markdown(games: dict[str, Any]) -> list[str]:
 
 
 def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print,
-             imgsz: int | None = None, every_frame: bool = False, backend: str = "auto") -> dict[str, Any]:
+             imgsz: int | None = None, every_frame: bool = False, backend: str = "auto",
+             drop_stale: bool = False) -> dict[str, Any]:
     modes = ["truth"]
     detector = None
     if not truth_only:
@@ -318,7 +337,7 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
         turn = make_turn(game, seed, i, legal, renderer)
         render_s += time.perf_counter() - t0
         for m in modes:
-            results[m].append(run_turn(turn, m, detector, seed, noise, every_frame))
+            results[m].append(run_turn(turn, m, detector, seed, noise, every_frame, drop_stale))
         if (i + 1) % 10 == 0 or i + 1 == turns:
             done = ", ".join(f"{m}: {sum(r.flagged for r in rs)}/{sum(not r.legal for r in rs)} flagged, "
                              f"{sum(r.false_alarm for r in rs)} false alarms" for m, rs in results.items())
@@ -342,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the real detector's backend (default auto: as tabletop play runs it)")
     parser.add_argument("--read-every-frame", action="store_true", help="read the pose and pieces of every "
                         "frame, as before still frames kept the last frame's reading")
+    parser.add_argument("--drop-stale", action="store_true", help="read frames as tabletop play reads a camera: "
+                        "once a frame is read, the newest frame come by then on the real-time clock is next and "
+                        "those before it are skipped (the figures then depend on this machine's speed)")
     parser.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every turn's figures as JSON")
     args = parser.parse_args(argv)
@@ -349,10 +371,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--turns must be at least 1")
     out: dict[str, Any] = {"seed": args.seed, "turns": args.turns, "noise": args.noise, "targets": TARGETS,
                            "read_every_frame": args.read_every_frame, "backend": args.backend,
+                           "drop_stale": args.drop_stale,
                            "load_average": os.getloadavg()[0], "games": {}}
     for game in args.game or GAMES:
         out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise, imgsz=args.imgsz,
-                                     every_frame=args.read_every_frame, backend=args.backend)
+                                     every_frame=args.read_every_frame, backend=args.backend,
+                                     drop_stale=args.drop_stale)
     print(f"\nseed {args.seed}, {args.turns} turns a game, 640x480, noise +-{args.noise}, "
           f"load average {os.getloadavg()[0]:.1f}; "
           f"targets: >= {TARGETS['fps']:.0f} fps, <= {TARGETS['latency_s']} s, >= 99% flagged, "

@@ -3,10 +3,18 @@
 Every source yields ``(frame, t)`` (a BGR image or ``None`` for a frame that could not be
 read, and the time in seconds). :class:`Reopening` wraps a stream (camera, URL) and reopens
 it with back-off when it is lost, saying so; the game goes on from where it was.
+
+A live stream does not wait for the referee. When reading a frame takes longer than the camera
+takes to deliver the next (a crowded field, a slow machine), frames queue in the camera's buffer
+and every verdict comes later than the one before. So :class:`Capture` can read the stream on a
+thread of its own and keep only the newest frame (``newest=True``, as ``tabletop play`` does for
+``--camera`` and ``--url``): the referee always reads what the table shows now, and the stale
+frames it skipped are counted in :attr:`Capture.dropped`.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -42,12 +50,68 @@ class ImageFolder:
                 t += 1.0 / self.fps
 
 
-class Capture:
-    """An OpenCV capture (camera index, video file or URL) as frames; ends when it fails."""
+class _Newest:
+    """Reads ``cap`` on a thread and keeps only the newest frame, with the time it came."""
 
-    def __init__(self, target: int | str, opener: Callable[[Any], Any] | None = None) -> None:
+    def __init__(self, cap: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.cap = cap
+        self.clock = clock
+        self.dropped = 0  # frames replaced by a newer one before they were taken
+        self.error: Exception | None = None  # what ended the stream, when a read raised
+        self._cond = threading.Condition()
+        self._item: tuple[Any, float] | None = None  # the newest frame not taken yet
+        self._ended = False
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="tabletop-frames", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop:
+                ok, frame = self.cap.read()
+                t = self.clock()
+                if not ok:
+                    break
+                with self._cond:
+                    self.dropped += self._item is not None
+                    self._item = (frame, t)
+                    self._cond.notify()
+        except Exception as err:  # noqa: BLE001 - a failed read is a lost stream, as in Capture.frames
+            self.error = err
+        finally:
+            with self._cond:
+                self._ended = True
+                self._cond.notify_all()
+
+    def take(self) -> tuple[Any, float] | None:
+        """The newest frame not taken yet, waiting for one; ``None`` once the stream ended
+        (the last frame it gave is taken first)."""
+        with self._cond:
+            while self._item is None and not self._ended:
+                self._cond.wait()
+            item, self._item = self._item, None
+            return item
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop reading and wait for the thread (a read in progress ends first), so that the
+        capture can be released."""
+        self._stop = True
+        self._thread.join(timeout)
+
+
+class Capture:
+    """An OpenCV capture (camera index, video file or URL) as frames; ends when it fails.
+
+    ``newest``: read the stream on a thread and yield only the newest frame each time the
+    referee asks, skipping (and counting in :attr:`dropped`) those that came while it was busy;
+    otherwise every frame is yielded in order."""
+
+    def __init__(self, target: int | str, opener: Callable[[Any], Any] | None = None, *,
+                 newest: bool = False) -> None:
         self.target = target
         self.opener = opener
+        self.newest = newest
+        self.dropped = 0
 
     def open(self) -> Any:
         if self.opener is not None:
@@ -57,11 +121,23 @@ class Capture:
         return cv2.VideoCapture(self.target)
 
     def frames(self, cap: Any) -> Iterator[tuple[Any, float]]:
+        if self.newest:
+            yield from self._newest(cap)
+            return
         while True:
             ok, frame = cap.read()
             if not ok:
                 return
             yield frame, time.monotonic()
+
+    def _newest(self, cap: Any) -> Iterator[tuple[Any, float]]:
+        reader = _Newest(cap)
+        try:
+            while (item := reader.take()) is not None:
+                yield item
+        finally:
+            reader.close()  # before the caller releases ``cap``
+            self.dropped += reader.dropped
 
 
 class Reopening:
@@ -109,8 +185,11 @@ class Reopening:
 
 
 def open_source(*, camera: int | None = None, video: str | None = None, images: str | None = None,
-                url: str | None = None, say: Callable[[str], None] = print, pattern: str = "*") -> Any:
-    """The frame source for the command's input option (exactly one given)."""
+                url: str | None = None, say: Callable[[str], None] = print, pattern: str = "*",
+                newest: bool = True) -> Any:
+    """The frame source for the command's input option (exactly one given); ``newest``: a
+    camera or URL yields only its newest frame each time (see :class:`Capture`), a video file
+    or a folder always every frame."""
     if images is not None:
         return ImageFolder(images, pattern=pattern)
     if video is not None:
@@ -133,7 +212,7 @@ def open_source(*, camera: int | None = None, video: str | None = None, images: 
 
         return once()
     if camera is not None:
-        return Reopening(Capture(camera), say)
+        return Reopening(Capture(camera, newest=newest), say)
     if url is not None:
-        return Reopening(Capture(url), say)
+        return Reopening(Capture(url, newest=newest), say)
     raise ValueError("one of --camera, --video, --images or --url is needed")

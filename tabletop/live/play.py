@@ -92,6 +92,10 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                       help="find the board and the pieces in every frame; by default a frame that shows what "
                            "the last one read showed (a still board: only sensor noise changed) keeps its reading "
                            "once two readings of it agree, and is read again after two thirds of --window")
+    play.add_argument("--no-frame-drop", action="store_true",
+                      help="with --camera or --url: read every frame the stream delivers, in order, even when "
+                           "reading falls behind it; by default the referee skips to the newest frame, so that "
+                           "a verdict never waits behind stale frames")
     play.add_argument("--pose", metavar="FILE", help="a fixed board pose (JSON from 'tabletop calibrate board' "
                       "or 'calibrate field') instead of tracking the kit's markers")
     play.add_argument("--calibration", metavar="FILE", help="the camera's calibration (from 'tabletop calibrate "
@@ -235,8 +239,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record,
                           rolls=rolls, window_s=args.window_s, say=say,
                           every_frame=args.read_every_frame)
-    source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
-                         pattern=args.glob)
+    source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
+                                  pattern=args.glob, newest=not args.no_frame_drop)
     if args.calibration:
         source = undistorted(source, _camera(args.calibration))
     show = not args.no_window and has_display()
@@ -268,7 +272,9 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
             record.close()
     legal = sum(1 for k, _ in pipe.announced if k == "legal")
     illegal = sum(1 for k, _ in pipe.announced if k == "illegal")
-    say(f"{n} frames, {legal} legal and {illegal} illegal announced")
+    dropped = getattr(getattr(stream, "capture", None), "dropped", 0)
+    skipped = f" ({dropped} stale frames skipped while reading)" if dropped else ""
+    say(f"{n} frames{skipped}, {legal} legal and {illegal} illegal announced")
     if sink is not None:
         say(f"annotated frames: {sink.count} written to {video or folder}")
     return 0

@@ -43,6 +43,9 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     src.add_argument("--images", metavar="DIR", help="a folder of photos, taken in name order")
     src.add_argument("--url", metavar="URL", help="an RTSP or HTTP MJPEG stream (phone IP-camera apps)")
     p.add_argument("--glob", default="*", metavar="PATTERN", help="with --images: which files (default all)")
+    p.add_argument("--no-frame-drop", action="store_true",
+                   help="with --camera or --url: read every frame in order, even when reading falls behind the "
+                        "stream (default: skip to the newest frame)")
     p.add_argument("--pose", metavar="FILE", help="a fixed field pose (JSON from 'tabletop calibrate field')")
     p.add_argument("--markers", choices=("auto", "corners", "scale"), default="auto",
                    help="which markers set the field up (default auto)")
@@ -113,7 +116,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     audio = Audio(args.audio, out=say)
     session = OutdoorSession(helper, audio.announce, args.window_s)
     source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
-                         pattern=args.glob)
+                         pattern=args.glob, newest=not args.no_frame_drop)
     paths = iter(getattr(source, "paths", []))
     repeat = getattr(source, "repeat", 1)
     show = not args.no_window and has_display()

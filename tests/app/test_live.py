@@ -182,6 +182,101 @@ def test_stream_is_reopened_with_back_off_when_lost() -> None:
     assert "gone" in said[-1]
 
 
+class _PacedCap:
+    """A capture of ``n`` numbered frames; frame 1 waits until ``taken`` is set (the referee
+    has taken frame 0); the end sets ``done``; ``release`` notes whether a read was running."""
+
+    def __init__(self, n: int) -> None:
+        import threading
+
+        self.n, self.i = n, 0
+        self.taken, self.done = threading.Event(), threading.Event()
+        self.reading = False
+        self.released_while_reading: bool | None = None
+
+    def read(self) -> tuple[bool, object]:
+        self.reading = True
+        try:
+            if self.i == 1:
+                assert self.taken.wait(5)
+            if self.i >= self.n:
+                self.done.set()
+                return False, None
+            self.i += 1
+            return True, self.i - 1
+        finally:
+            self.reading = False
+
+    def isOpened(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        self.released_while_reading = self.reading
+
+
+def test_live_capture_skips_the_frames_that_came_while_the_referee_was_busy() -> None:
+    cap = _PacedCap(30)
+    capture = Capture(0, lambda target: cap, newest=True)
+    got = []
+    for frame, t in capture.frames(cap):
+        got.append((frame, t))
+        if frame == 0:
+            cap.taken.set()
+            assert cap.done.wait(5)  # the referee is busy while the other 29 frames come
+    assert [f for f, _ in got] == [0, 29]  # the newest, never a stale one; the last is not lost
+    assert got[0][1] <= got[1][1]  # each with the time it came
+    assert capture.dropped == 28
+
+
+def test_live_capture_in_order_reads_every_frame() -> None:
+    cap = _PacedCap(5)
+    cap.taken.set()
+    assert [f for f, _ in Capture(0, lambda target: cap).frames(cap)] == [0, 1, 2, 3, 4]
+
+
+def test_live_capture_stops_its_reader_before_the_stream_is_released() -> None:
+    """The reading thread has ended before a lost stream is released and reopened, and when
+    the referee stops early (quit)."""
+    import threading
+    import time
+
+    class SlowCap(_PacedCap):
+        def read(self) -> tuple[bool, object]:
+            time.sleep(0.01)
+            return super().read()
+
+    caps = [SlowCap(6), SlowCap(4)]
+    for c in caps:
+        c.taken.set()
+    plan = list(caps)
+    said: list[str] = []
+    source = Reopening(Capture(0, lambda target: plan.pop(0) if plan else None, newest=True), said.append,
+                       delays=(0.0,), attempts=2, sleep=lambda s: None)
+    frames = [f for f, _ in source]
+    cut = next(i for i in range(1, len(frames)) if frames[i] < frames[i - 1])  # the second stream begins
+    for part, last in ((frames[:cut], 5), (frames[cut:], 3)):  # each in order, ending on its last frame
+        assert sorted(set(part)) == part and part[-1] == last
+    assert caps[0].released_while_reading is False and "reopened" in said[1]
+    assert source.capture.dropped + len(frames) == 10
+
+    cap = SlowCap(1000)
+    cap.taken.set()
+    gen = Capture(0, newest=True).frames(cap)
+    next(gen)
+    gen.close()  # the referee quits
+    reads = cap.i
+    time.sleep(0.1)
+    assert cap.i == reads and not any(t.name == "tabletop-frames" for t in threading.enumerate())
+
+
+def test_open_source_reads_a_camera_newest_frame_first_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop.live.inputs import open_source
+
+    assert open_source(camera=0).capture.newest
+    assert open_source(url="rtsp://phone/live").capture.newest
+    assert not open_source(camera=0, newest=False).capture.newest
+
+
 def test_image_folder_skips_nothing_and_yields_none_for_a_corrupt_file(tmp_path: Path) -> None:
     import cv2
 

@@ -79,3 +79,27 @@ def test_queued_latency_counts_the_frames_still_waiting(two_turns: list[turns.Tu
     assert late.flagged
     # 16 frames of 0.1 s before the hand left, shown 1/15 s apart: at least 0.5 s behind by then
     assert late.latency_queued_s >= late.latency_s + 0.5
+
+
+def test_dropping_stale_frames_keeps_a_slow_referee_on_time(two_turns: list[turns.Turn],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read as ``tabletop play`` reads a camera, a referee slower than the stream skips the
+    frames that came while it read one: it still flags the move, and its verdict does not wait
+    behind the stale frames."""
+    import time as clock
+
+    truth = live_referee.truth_detections
+
+    def slow(frame: dict) -> object:
+        clock.sleep(0.1)
+        return truth(frame)
+
+    monkeypatch.setattr(live_referee, "truth_detections", slow)
+    queued = live_referee.run_turn(two_turns[1], "truth")
+    newest = live_referee.run_turn(two_turns[1], "truth", drop_stale=True)
+    assert queued.dropped == 0 and newest.dropped > 0
+    assert newest.frames + newest.dropped == len(two_turns[1].stream) == queued.frames
+    assert newest.flagged and newest.read_right and not newest.under_hand
+    assert newest.latency_queued_s < queued.latency_queued_s - 0.3
+    # the window's 0.3 s, plus at most about two frames' reading
+    assert newest.latency_queued_s < 0.3 + 3 * 0.1 + 2 / turns.FPS
