@@ -75,6 +75,9 @@ def draw(frame: np.ndarray, result: Any, pipeline: Any, fps: float = 0.0) -> np.
         turn = "?"
     quality = getattr(view, "quality", "") if view is not None else "no board"
     status = f"{result.status} | pose {quality} | {fps:.1f} fps | to move: {turn}"
+    given = getattr(getattr(pipeline, "rolls", None), "given", None)
+    if given:  # dice typed (or given) and not used yet
+        status += " | dice: " + " ".join(map(str, given))
     if result.message:
         status += f" | {result.message}"
     cv2.rectangle(img, (0, img.shape[0] - 20), (img.shape[1], img.shape[0]), (0, 0, 0), -1)

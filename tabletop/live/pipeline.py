@@ -29,13 +29,16 @@ __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
 
 
 class Rolls:
-    """The dice the engine asks for: given rolls first (``--rolls``), then, when ``seed`` is
-    set, rolled by :class:`tabletop.dice.SeededDice` and announced; else a roll is missing."""
+    """The dice the engine asks for: given rolls first (``--rolls``, and those typed in the
+    window: :meth:`type`), then, when ``seed`` is set, rolled by
+    :class:`tabletop.dice.SeededDice` and announced; else a roll is missing. ``typed``: a
+    window takes typed dice (what a missing roll's announcement tells the player to do)."""
 
     def __init__(self, given: Sequence[int] = (), seed: int | None = None,
                  say: Callable[[str], None] | None = None) -> None:
         self.given = list(given)
         self.say = say
+        self.typed = False
         self._dice = None
         if seed is not None:
             from tabletop.dice import SeededDice
@@ -56,6 +59,17 @@ class Rolls:
             if r < 0:
                 return action
         return outcomes[-1][0]
+
+    def type(self, value: int) -> None:
+        """A die thrown on the table and typed in (1 to 6): the next roll the engine asks for
+        after those already given."""
+        if not 1 <= value <= 6:
+            raise ValueError(f"a die shows 1 to 6, not {value}")
+        self.given.append(value)
+
+    def take_back(self) -> int | None:
+        """The die given last, taken back (a key pressed by mistake); ``None`` when none waits."""
+        return self.given.pop() if self.given else None
 
     def roll(self, sides: int, what: str) -> int:
         if self.given:
@@ -179,6 +193,7 @@ class LivePipeline:
         self._kept: tuple[FrameView, SeenBoard] | None = None
         self._agreed = False  # the last two readings of the picture kept agree
         self._corrections = Corrections()
+        self._roll_needed: str | None = None  # the move whose missing roll was said
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -293,6 +308,8 @@ class LivePipeline:
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading
+        if _flag_key(reading.action_json) != self._roll_needed:
+            self._roll_needed = None  # another move: its missing roll is said again
         self._corrections.remember(state0, base0, seen, reading)
         self.readings.append(reading)
         if reading.kind == "wait":  # part of the board hidden (a hand the detector missed)
@@ -362,17 +379,27 @@ class LivePipeline:
             self._play(second, seen, result)
 
     def _play(self, reading: Reading, seen: SeenBoard, result: FrameResult) -> None:
+        given = list(self.rolls.given)
         try:
             step = self.game.apply(self.state, reading.action, self.rolls)
         except RollNeededError as err:
-            self._announce(result, f"A roll is needed: {err}. Give it with --rolls or --roll-dice.", "info")
-            self._event("roll-needed", action=reading.action_json, reason=str(err))
+            # the dice it took wait for the rest it needs; the position is read again each
+            # window, so the move is played once they are given (typed in the window)
+            self.rolls.given[:] = given
             self.stability.reset()
+            if self._roll_needed != _flag_key(reading.action_json):  # said once per move
+                self._roll_needed = _flag_key(reading.action_json)
+                how = ("Throw it and type it in the window (keys 1 to 6)" if self.rolls.typed
+                       else "Give it with --rolls or --roll-dice")
+                self._announce(result, f"A roll is needed: {err}. {how}.", "info")
+                self._event("roll-needed", action=reading.action_json, reason=str(err))
             return
         except IllegalActionError as err:
+            self.rolls.given[:] = given
             self._announce(result, f"Illegal: {err.verdict.message}", "illegal")
             self._event("illegal", action=reading.action_json, verdict=err.verdict.to_json())
             return
+        self._roll_needed = None
         self.history.append((self.state, self.base))
         self._corrections.played(reading, step.rolls_used)
         self.state = step.state

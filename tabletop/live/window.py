@@ -11,6 +11,9 @@ u    undo: take back the last legal move (the record keeps an ``undo`` line)
 a    accept the other reading of the last move (the first is taken back)
 r    recalibrate: find the board again
 m    mute / sound on
+1-6  a die thrown on the table: the next roll the rules ask for (a move waiting for
+     its roll is played once the position is read again)
+Bksp Backspace: take back the die typed last
 q    quit (Esc too)
 ==== ==============================================================================
 """
@@ -25,6 +28,7 @@ __all__ = ["KEYS", "Controls", "Window", "handle_key"]
 
 KEYS = {"p": "pause", "u": "undo", "a": "accept", "r": "recalibrate", "m": "mute", "q": "quit"}
 ESC = 27
+BACKSPACE = (8, 127)  # as cv2.waitKey gives it on X11 and elsewhere
 
 
 @dataclass
@@ -54,8 +58,18 @@ def handle_key(key: int | None, controls: Controls) -> str | None:
         return None
     if key == ESC:
         return "quit"
-    command = KEYS.get(chr(key & 0xFF).lower())
     pipe, say = controls.pipe, controls.say
+    char = chr(key & 0xFF)
+    rolls = getattr(pipe, "rolls", None)
+    if rolls is not None and (char in "123456" or key & 0xFF in BACKSPACE):
+        if char in "123456":
+            rolls.type(int(char))
+            say(f"die {char} typed ({_waiting(rolls.given)})")
+            return "die"
+        value = rolls.take_back()
+        say(f"die {value} taken back ({_waiting(rolls.given)})" if value is not None else "no die to take back")
+        return "take back die"
+    command = KEYS.get(char.lower())
     if command == "pause":
         pipe.paused = not pipe.paused
         say("paused: p to go on" if pipe.paused else "going on")
@@ -72,6 +86,10 @@ def handle_key(key: int | None, controls: Controls) -> str | None:
     elif command == "mute" and controls.audio is not None:
         say("muted" if controls.audio.toggle_mute() else "sound on")
     return command
+
+
+def _waiting(given: list[int]) -> str:
+    return f"waiting: {' '.join(map(str, given))}" if given else "none waiting"
 
 
 class Window:

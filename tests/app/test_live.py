@@ -142,6 +142,65 @@ def test_the_record_survives_a_crash_and_resumes_to_the_same_state(tmp_path: Pat
     assert all("time" in e for e in events)
 
 
+def test_a_move_waiting_for_its_roll_is_played_once_the_die_is_typed(tmp_path: Path) -> None:
+    """OneWorld's sample move crosses a fault: the rules need a die. With none given, the
+    player is told once (not every time the still position is read again), and the move is
+    played with the die typed in the window, as if given with --rolls."""
+    from rules.registry import get_game
+    from tabletop.live.window import Controls, handle_key
+
+    m = manifest("oneworld")
+    record = LiveRecord.create(tmp_path / "game.jsonl", m["game"], m["options"], m["start"])
+    pipe, m = pipeline("oneworld", rolls=[], record=record)
+    pipe.rolls.typed = True
+    frames, t, k = truth_frames("oneworld"), 0.0, 0
+    while not pipe.announced:  # up to the frame of the moved piece's position
+        t = feed(pipe, [frames[k]], t0=t, repeat=5)
+        k += 1
+    t = feed(pipe, [frames[k - 1]] * 3, t0=t, repeat=5)  # the position stays: read again and again
+    asked = [text for kind, text in pipe.announced if "roll is needed" in text]
+    assert len(asked) == 1 and "type it in the window" in asked[0]
+    assert not any(kind == "legal" for kind, _ in pipe.announced)
+    said: list[str] = []
+    assert handle_key(ord("4"), Controls(pipe, say=said.append)) == "die"
+    feed(pipe, [frames[k - 1]], t0=t, repeat=5)
+    legal = [text for kind, text in pipe.announced if kind == "legal"]
+    assert len(legal) == 1 and pipe.rolls.given == []
+    engine = get_game("oneworld", m["options"])
+    want = engine.apply(engine.state_from_json(m["start"]), engine.action_from_json(m["moves"][0]["action"]),
+                        pipeline("oneworld", rolls=[4])[0].rolls).state
+    assert engine.state_to_json(pipe.state) == engine.state_to_json(want)
+    record.close()
+    lines = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text().splitlines()]
+    assert [line.get("rolls") for line in lines if "action" in line] == [[4]]
+
+
+def test_a_die_typed_waits_for_the_others_a_move_needs() -> None:
+    """A move needing two dice (a battle) with only one typed: the one typed is not used up
+    by the failed try, and the move is played once the second is typed."""
+    from tabletop.live.pipeline import Rolls
+
+    pipe, _ = pipeline("oneworld", rolls=[])
+    real = pipe.game.apply
+    used: list[tuple[int, int]] = []
+
+    def two_dice(state: object, action: object, dice: Rolls) -> object:
+        first, second = dice.roll(6, "the attacker's die"), dice.roll(6, "the defender's die")
+        used.append((first, second))
+        return real(state, action, Rolls([first]))
+
+    pipe.game.apply = two_dice  # type: ignore[method-assign]
+    frames, t, k = truth_frames("oneworld"), 0.0, 0
+    pipe.rolls.type(4)
+    while not pipe.announced:
+        t = feed(pipe, [frames[k]], t0=t, repeat=5)
+        k += 1
+    assert "defender" in pipe.announced[-1][1] and pipe.rolls.given == [4]
+    pipe.rolls.type(6)
+    feed(pipe, [frames[k - 1]], t0=t, repeat=5)
+    assert pipe.announced[-1][0] == "legal" and used == [(4, 6)] and pipe.rolls.given == []
+
+
 def test_stream_is_reopened_with_back_off_when_lost() -> None:
     opens = []
 

@@ -92,6 +92,21 @@ def test_no_key_escape_and_the_key_table(controls: Controls) -> None:
     assert not controls.pipe.paused
 
 
+def test_digit_keys_type_the_dice_thrown_and_backspace_takes_one_back(controls: Controls) -> None:
+    from tabletop.live.pipeline import Rolls
+
+    controls.pipe.rolls = Rolls([2])  # one roll given with --rolls
+    assert [handle_key(ord(k), controls) for k in "45"] == ["die", "die"]
+    assert controls.pipe.rolls.given == [2, 4, 5]
+    assert handle_key(8, controls) == "take back die" and controls.pipe.rolls.given == [2, 4]
+    assert handle_key(ord("7"), controls) is None and handle_key(ord("0"), controls) is None  # no such face
+    assert controls.said == ["die 4 typed (waiting: 2 4)", "die 5 typed (waiting: 2 4 5)",  # type: ignore[attr-defined]
+                             "die 5 taken back (waiting: 2 4)"]
+    assert [controls.pipe.rolls.roll(6, "a test") for _ in range(2)] == [2, 4]
+    assert handle_key(127, controls) == "take back die" and controls.said[-1] == "no die to take back"  # type: ignore[attr-defined]
+    assert controls.pipe.calls == []
+
+
 def test_recalibrate_with_a_fixed_pose_has_no_tracker_to_reset() -> None:
     pipe = FakePipe()
     assert handle_key(ord("r"), Controls(pipe, None, None, lambda s: None)) == "recalibrate"
