@@ -323,6 +323,10 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
             from vision.detect import Detector
 
             detector = Detector.load(game, backend, **({"imgsz": imgsz} if imgsz else {}))
+            t0 = time.perf_counter()
+            sizes = detector.prepare()  # as tabletop play does for a camera: no size made mid-turn
+            if sizes:
+                say(f"{game}: detector prepared at {len(sizes)} sizes in {time.perf_counter() - t0:.1f} s")
             modes.append("real")
         else:
             say(f"{game}: no models/{game}.pt, the truth double only")

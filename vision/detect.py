@@ -293,6 +293,21 @@ class Detector:
         return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names),
                    _piece_reader(weights), _facing_reader(weights), scale, _RunnerAt(weights, None, runner.model))
 
+    def prepare(self, progress: Any = None) -> tuple[int, ...]:
+        """Make the runners of every size :attr:`piece_scale` may choose, now (an ONNX export
+        each the first time, cached; an OpenVINO compile each run) rather than on the first
+        frame whose pieces need that size: a live stream must not stall mid-game, for a
+        second or, on a fresh install, for an export. ``progress(done, total, size)`` is
+        called after each. Returns the sizes made now (none without a piece scale)."""
+        if self.piece_scale is None or self._runner_at is None:
+            return ()
+        todo = tuple(n for n in self.piece_scale.sizes if n not in self._runners)
+        for k, size in enumerate(todo):
+            self._runners[size] = self._runner_at(size)
+            if progress is not None:
+                progress(k + 1, len(todo), size)
+        return todo
+
     def detect(self, frame: np.ndarray) -> Detections:
         """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
         frame = np.asarray(frame)

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -59,7 +60,8 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
             "  tabletop play oneworld --camera 0 --resume game.jsonl\n"
             "  tabletop play battle-grounds --video table.mp4 --no-window --out annotated.mp4\n\n"
             "keys in the window: p pause, u undo, a accept the other reading of the last move,\n"
-            "r recalibrate, m mute, q quit.\n\n" + exit_text
+            "r recalibrate, m mute, 1-6 a die thrown (the next roll the rules ask for; Backspace\n"
+            "takes it back), q quit.\n\n" + exit_text
         ),
     )
     play.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
@@ -73,7 +75,7 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                       "engine's initial position)")
     play.add_argument("--options", metavar="JSON", default="{}", help="the game's options as JSON")
     play.add_argument("--rolls", type=_rolls, default=[], metavar="N,N,...",
-                      help="die rolls for the engine, used in order")
+                      help="die rolls for the engine, used in order (with a window, keys 1 to 6 add the dice thrown)")
     play.add_argument("--roll-dice", type=int, default=None, metavar="SEED",
                       help="when a roll is needed and none is given, roll it (seeded) and announce it")
     play.add_argument("--audio", type=_audio, default="auto", metavar="MODE",
@@ -104,6 +106,18 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     play.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
     play.set_defaults(run=run_play)
     return play
+
+
+def _prepare(detector: Any, say: Callable[[str], None]) -> None:
+    """Make the detector ready at every size it may read a live frame at before the first
+    frame comes, so that the game never stalls the first time pieces look larger or smaller."""
+    sizes = getattr(getattr(detector, "piece_scale", None), "sizes", ())
+    if not sizes:
+        return
+    started = time.monotonic()
+    say(f"preparing the detector at {len(sizes)} sizes (the first time, each is exported: allow a minute)")
+    detector.prepare()
+    say(f"detector ready ({time.monotonic() - started:.1f} s)")
 
 
 def _marker_spec(game: str, options: dict[str, Any]) -> Any:
@@ -223,6 +237,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         detector = Detector.load(args.weights or args.game)
+        if args.camera is not None or args.url is not None:
+            _prepare(detector, say)
     except DetectorError as err:
         raise InputError("detector", str(err)) from None
     fixed = None
@@ -253,6 +269,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     if show:
         try:
             window = Window(f"tabletop play {game.name}")
+            rolls.typed = True  # a missing roll is asked for at the window's keys
             if game.name == "the-game":  # click two pieces (or points) to hear the distance in inches
                 from tabletop.outdoor.live import register_play_window
                 register_play_window(window.title, pipe, lambda text: audio.announce(text, "info"))

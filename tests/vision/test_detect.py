@@ -297,3 +297,22 @@ def test_hands_do_not_decide_the_size_and_a_fixed_size_never_changes() -> None:
     for _ in range(2):
         fixed.detect(np.zeros((480, 640, 3), np.uint8))
     assert at.log == [640, 640, 640] and fixed.sizes_used == {640: 2} and fixed.piece_scale is None
+
+
+def test_prepare_makes_every_size_before_the_first_frame_needs_one() -> None:
+    """A live stream must not stall the first time pieces look smaller: ``prepare`` makes every
+    size the piece scale may choose, once, and reading a frame then makes none."""
+    from vision.detect import PieceScale
+
+    at = _SizedRunners()
+    detector = Detector(at(640), at(640).info, "onnx", piece_scale=PieceScale(12.0), runner_at=at)
+    steps: list[tuple[int, int, int]] = []
+    made = detector.prepare(lambda done, total, size: steps.append((done, total, size)))
+    others = tuple(n for n in detector.piece_scale.sizes if n != 640)
+    assert made == others and at.made == [640, 640, *others]
+    assert steps == [(k + 1, len(others), n) for k, n in enumerate(others)]
+    assert detector.prepare() == ()  # nothing left to make
+    detector.detect(np.zeros((480, 640, 3), np.uint8))
+    assert at.log == [640, 768] and at.made == [640, 640, *others]  # read again at 768, made before
+    fixed = Detector(at(640), at(640).info, "onnx")  # no piece scale: one size, nothing to prepare
+    assert fixed.prepare() == ()
