@@ -313,6 +313,23 @@ def markdown(games: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _cpu() -> tuple[int, int] | None:
+    """(all, stolen) CPU time in ticks since boot, from /proc/stat (Linux; ``None`` elsewhere):
+    on a virtual machine the host may take cores away, and every timing here slows with it."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return sum(fields[:8]), fields[7] if len(fields) > 7 else 0
+
+
+def steal_share(before: tuple[int, int] | None, after: tuple[int, int] | None) -> float | None:
+    """The share of CPU time the host took between two :func:`_cpu` readings."""
+    if before is None or after is None or after[0] <= before[0]:
+        return None
+    return (after[1] - before[1]) / (after[0] - before[0])
+
+
 def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print,
              imgsz: int | None = None, every_frame: bool = False, backend: str = "auto",
              drop_stale: bool = False) -> dict[str, Any]:
@@ -334,7 +351,7 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
     results: dict[str, list[TurnResult]] = {m: [] for m in modes}
     half = [k < turns // 2 for k in range(turns)]  # as many illegal turns as legal ones (+-1)
     np.random.default_rng([seed, 31]).shuffle(half)
-    started, render_s = time.perf_counter(), 0.0
+    started, render_s, cpu0 = time.perf_counter(), 0.0, _cpu()
     for i in range(turns):
         legal = not half[i]
         t0 = time.perf_counter()
@@ -347,7 +364,11 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
                              f"{sum(r.false_alarm for r in rs)} false alarms" for m, rs in results.items())
             say(f"{game}: {i + 1}/{turns} turns ({time.perf_counter() - started:.0f} s, rendering "
                 f"{render_s:.0f} s): {done}")
-    return {m: {"summary": summarize(rs), "turns": [asdict(r) for r in rs]} for m, rs in results.items()}
+    stolen = steal_share(cpu0, _cpu())
+    if stolen is not None:
+        say(f"{game}: the host took {100 * stolen:.1f} % of the CPU time during the run (steal)")
+    return {m: {"summary": {**summarize(rs), "steal_share": stolen}, "turns": [asdict(r) for r in rs]}
+            for m, rs in results.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
