@@ -184,11 +184,9 @@ class LivePipeline:
         self.motion = BoardMotion()
         # a frame that shows what the last frame read showed keeps its pose and pieces; a still
         # board is read again after two thirds of the window, so each window's vote holds at
-        # least two readings of it. The Game's field is read every frame: its vote takes the
-        # median of each piece's places and keeps a piece seen in a share of the frames, which
-        # a reading kept for several frames would skew (measured: docs/live.md)
+        # least two readings of it
         if still is None:
-            still = StillFrames(refresh_s=0.0 if game.name == "the-game" else window_s * 2 / 3)
+            still = StillFrames(refresh_s=window_s * 2 / 3)
         self.still = still
         self._kept: tuple[FrameView, SeenBoard] | None = None
         self._agreed = False  # the last two readings of the picture kept agree
