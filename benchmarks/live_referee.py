@@ -10,8 +10,8 @@ twice:
 
 * **truth**: a detector double that returns the renderer's labels (every piece and hand the
   ground truth labels) and the true board geometry: the referee's logic alone;
-* **real**: the game's shipped detector (``Detector.load(GAME)``, skipped when
-  ``models/GAME.pt`` is missing) on the pixels, each frame with fresh sensor noise, and the
+* **real**: the game's shipped detector (``Detector.load(GAME)``, prepared at every read
+  size as ``tabletop play`` prepares it for a camera; skipped when ``models/GAME.pt`` is missing) on the pixels, each frame with fresh sensor noise, and the
   board pose from the kit's markers (``PoseTracker``, as ``tabletop play`` does; The Game,
   whose field the renderer draws without markers, gets the true pose, as ``--pose`` would).
 
