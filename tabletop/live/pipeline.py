@@ -385,8 +385,9 @@ class LivePipeline:
             # window, so the move is played once they are given (typed in the window)
             self.rolls.given[:] = given
             self.stability.reset()
-            if self._roll_needed != _flag_key(reading.action_json):  # said once per move
-                self._roll_needed = _flag_key(reading.action_json)
+            key = _flag_key(reading.action_json)
+            if self._roll_needed != key:  # said once per move
+                self._roll_needed = key
                 how = ("Throw it and type it in the window (keys 1 to 6)" if self.rolls.typed
                        else "Give it with --rolls or --roll-dice")
                 self._announce(result, f"A roll is needed: {err}. {how}.", "info")

@@ -111,13 +111,13 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
 def _prepare(detector: Any, say: Callable[[str], None]) -> None:
     """Make the detector ready at every size it may read a live frame at before the first
     frame comes, so that the game never stalls the first time pieces look larger or smaller."""
-    sizes = getattr(getattr(detector, "piece_scale", None), "sizes", ())
-    if not sizes:
+    if detector.piece_scale is None:  # one size, made when loaded
         return
     started = time.monotonic()
-    say(f"preparing the detector at {len(sizes)} sizes (the first time, each is exported: allow a minute)")
-    detector.prepare()
-    say(f"detector ready ({time.monotonic() - started:.1f} s)")
+    say("preparing the detector at every size it may read a frame at (the first time, each is exported: "
+        "allow a minute)")
+    made = detector.prepare()
+    say(f"detector ready at {len(made) + 1} sizes ({time.monotonic() - started:.1f} s)")
 
 
 def _marker_spec(game: str, options: dict[str, Any]) -> Any:

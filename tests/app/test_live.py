@@ -474,3 +474,25 @@ def test_a_lifted_piece_shows_where_it_may_legally_go() -> None:
     assert pipe.stability.hand and "f6" in pipe.hints
     assert m["moves"][0]["to"] in pipe.hints["f6"]
     assert pipe.announced == []
+
+
+def test_play_prepares_a_scaled_detector_before_a_live_stream_and_says_so() -> None:
+    from tabletop.live.play import _prepare
+
+    class Scaled:
+        piece_scale = object()
+        calls = 0
+
+        def prepare(self) -> tuple[int, ...]:
+            self.calls += 1
+            return (384, 448)
+
+    said: list[str] = []
+    scaled = Scaled()
+    _prepare(scaled, said.append)
+    assert scaled.calls == 1 and said[0].startswith("preparing the detector") and "ready at 3 sizes" in said[1]
+    fixed = Scaled()
+    fixed.piece_scale = None  # type: ignore[assignment]
+    said.clear()
+    _prepare(fixed, said.append)
+    assert fixed.calls == 0 and said == []
