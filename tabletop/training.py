@@ -85,6 +85,15 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("--continue", dest="continue_from", metavar="WEIGHTS",
                      help="run only the recipe's last stage (the last of its 'then' section) from "
                           "WEIGHTS, the result of the stages before it, e.g. the shipped weights")
+    cmd.add_argument("--recipe", metavar="FILE",
+                     help="train with this recipe file instead of the shipped models/GAME.json "
+                          "(a changed copy of it: more renders, other epochs or hyper-parameters)")
+    cmd.add_argument("--device", default="cpu", metavar="DEV",
+                     help="where the detector trains: cpu (default), or a CUDA GPU's number, e.g. 0; "
+                          "the readers of crops train on the CPU")
+    cmd.add_argument("--workers", type=whole("workers", 1, 64), default=2, metavar="N",
+                     help="processes that render images (default 2); on a GPU, also those that load "
+                          "training batches")
     cmd.set_defaults(run=run_train)
     return cmd
 
@@ -133,6 +142,19 @@ def _check_game(game: str) -> None:
     get_game(game)  # an unknown game: one line, exit 2 (RulesError)
 
 
+def _check_cuda(device: str) -> None:
+    """Raise :class:`InputError` unless ``device`` names CUDA GPUs this machine has."""
+    import torch
+
+    if not torch.cuda.is_available():
+        raise InputError("--device", f"{device}: no CUDA GPU is usable on this machine (train with --device cpu)")
+    count = torch.cuda.device_count()
+    for part in device.split(","):
+        if not part.strip().isdigit() or int(part) >= count:
+            raise InputError("--device", f"{part.strip()!r}: not a GPU of this machine (it has {count}: "
+                             f"0 to {count - 1})")
+
+
 def _stderr_line(text: str) -> None:
     sys.stderr.write(text + "\n")
     sys.stderr.flush()
@@ -156,9 +178,14 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     )
 
     try:
-        recipe = load_recipe(args.game)
+        path = getattr(args, "recipe", None)
+        recipe = load_recipe(args.game) if path is None else load_recipe(args.game, path)
     except RecipeError as err:
         raise TrainingError(str(err)) from None
+    device = str(getattr(args, "device", "cpu") or "cpu")
+    if device != "cpu":
+        _check_cuda(device)
+    recipe = with_overrides(recipe, device=device, workers=getattr(args, "workers", None))
     if args.faces_only and (recipe.dice_faces is None or args.data):
         raise InputError("--faces-only", f"{args.game}'s recipe has no dice face reader"
                          if recipe.dice_faces is None else "the face reader is trained on renders, not with --data")
@@ -171,11 +198,11 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                               "or --pieces-only")
     continue_from = args.continue_from
     if continue_from is not None:
-        if not recipe.then:
-            raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")
         if args.data or args.faces_only or args.pieces_only or args.facing_only:
             raise InputError("--continue", "continues a training on renders: not with --data, --faces-only, "
                              "--pieces-only or --facing-only")
+        if not recipe.then:
+            raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")
         if not Path(continue_from).is_file():
             raise InputError("--continue", f"{continue_from}: no such weights file")
         if not zipfile.is_zipfile(continue_from):  # what torch.save writes: checked before any rendering
@@ -469,7 +496,7 @@ def _render(recipe: Any, folder: Path, out: TextIO) -> Path:
     out.flush()
     summary = write_dataset(recipe.game, folder, recipe.data_count, seed=recipe.data_seed,
                             options=RenderOptions(size=recipe.data_size, hands=recipe.data_hands),
-                            record=_bundled_record_text(recipe.game), val_every=val_every, workers=2,
+                            record=_bundled_record_text(recipe.game), val_every=val_every, workers=recipe.workers,
                             progress=ProgressBar(f"rendering {recipe.game}"))
     return Path(summary["yaml"])
 

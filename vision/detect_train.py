@@ -22,6 +22,7 @@ runs them all; ``tabletop train`` (:mod:`tabletop.training`) is the command line
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -86,6 +87,12 @@ class Recipe:
     then: tuple[Mapping[str, Any], ...] = ()
     #: a later stage's extra renders (``(count, seed)`` each) whose tiles join its training data
     renders: tuple[tuple[int, int], ...] = ()
+    #: where the detector trains (not read from the recipe file): ``"cpu"``, or a CUDA device such
+    #: as ``"0"``; the result of a recipe does not depend on it beyond floating-point order
+    device: str = "cpu"
+    #: processes that render the images and, on a GPU, load training batches (on the CPU the
+    #: batches load in the training process)
+    workers: int = 2
 
     @property
     def keypoints(self) -> bool:
@@ -161,15 +168,27 @@ def later_stages(recipe: Recipe) -> list[Recipe]:
     return stages
 
 
-def load_recipe(game: str) -> Recipe:
-    """The recipe of the model shipped for ``game`` (``models/<game>.json``)."""
-    path = resources.files("models") / f"{game}.json"
-    if not path.is_file():
-        raise RecipeError(f"no training recipe for {game!r} (models/{game}.json is not shipped)")
+def load_recipe(game: str, path: str | os.PathLike[str] | None = None) -> Recipe:
+    """The recipe of the model shipped for ``game`` (``models/<game>.json``), or the recipe
+    file at ``path`` (a changed copy of it), which must be for ``game``."""
+    source = resources.files("models") / f"{game}.json" if path is None else Path(path)
+    name = f"models/{game}.json" if path is None else str(path)
+    if not source.is_file():
+        raise RecipeError(f"no training recipe for {game!r} (models/{game}.json is not shipped)" if path is None
+                          else f"{path} is a folder, not a recipe file" if Path(path).is_dir()
+                          else f"{path}: no such recipe file")
     try:
-        return Recipe.from_json(json.loads(path.read_text(encoding="utf-8")))
+        doc = json.loads(source.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
-        raise RecipeError(f"models/{game}.json: invalid JSON at line {err.lineno}: {err.msg}") from None
+        raise RecipeError(f"{name}: invalid JSON at line {err.lineno}: {err.msg}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise RecipeError(f"{name}: cannot be read ({err})") from None
+    recipe = Recipe.from_json(doc) if isinstance(doc, dict) else None
+    if recipe is None:
+        raise RecipeError(f"{name}: a recipe is a JSON object (see models/{game}.json)")
+    if recipe.game != game:
+        raise RecipeError(f"{name}: a recipe for {recipe.game!r}, not {game!r}")
+    return recipe
 
 
 def resolved_data_yaml(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
@@ -330,7 +349,7 @@ def _train_stage(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path
     args = dict(recipe.hyperparameters)
     args.update(
         data=str(data_yaml), epochs=recipe.epochs, imgsz=recipe.imgsz, batch=recipe.batch, seed=recipe.seed,
-        device="cpu", workers=0, plots=False, project=str(out), name=name, exist_ok=True, amp=False,
+        device=recipe.device, workers=0 if recipe.device == "cpu" else recipe.workers, plots=False, project=str(out), name=name, exist_ok=True, amp=False,
         fraction=fraction, verbose=verbose, deterministic=True,
     )
     model.train(**args)

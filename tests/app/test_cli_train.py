@@ -29,6 +29,17 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
+def _staged(path: Path, stages: int = 1) -> Path:
+    """The Game's shipped recipe with ``stages`` later stages (a 'then' section), written to ``path``."""
+    doc = json.loads(Path(models.__file__).with_name("the-game.json").read_text())
+    then = [{"epochs": 3, "hyperparameters": {"lr0": 0.0005, "warmup_epochs": 0}}]
+    if stages > 1:
+        then.append({"epochs": 2, "hyperparameters": {"lr0": 0.0002}, "renders": [{"count": 4, "seed": 7}]})
+    doc["then"] = then
+    path.write_text(json.dumps(doc))
+    return path
+
+
 def _bad_yaml(folder: Path) -> Path:
     (folder / "images" / "train").mkdir(parents=True)
     (folder / "data.yaml").write_text("names: [a, b\ntrain: images/train\n")
@@ -65,9 +76,13 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "oneworld", "--pieces-only", "--continue", "{a_file}"], "not with --data, --faces-only, --pieces"),
         (["train", "oneworld", "--facing-only"], "oneworld's recipe has no facing reader"),
         (["train", "the-game", "--facing-only", "--data", "{no_yaml}"], "trained on renders alone: not with --data"),
-        (["train", "the-game", "--continue", "{missing}.pt"], "no such weights file"),
-        (["train", "the-game", "--continue", "{a_file}"], "not a weights file"),
+        (["train", "the-game", "--recipe", "{staged}", "--continue", "{missing}.pt"], "no such weights file"),
+        (["train", "the-game", "--recipe", "{staged}", "--continue", "{a_file}"], "not a weights file"),
         (["train", "the-game", "--continue", "{a_file}", "--data", "{no_yaml}"], "not with --data"),
+        (["train", "oneworld", "--recipe", "{missing}.json"], "no such recipe file"),
+        (["train", "oneworld", "--recipe", "{a_file}"], "invalid JSON at line 1"),
+        (["train", "oneworld", "--recipe", "{no_yaml}"], "is a folder, not a recipe file"),
+        (["train", "oneworld", "--workers", "0"], "workers must be 1 to"),
         (["eval", "oneworld"], "the following arguments are required: --data"),
         (["eval", "chess", "--data", "{no_yaml}"], "unknown game 'chess'"),
         (["eval", "oneworld", "--data", "{missing}"], "no such folder"),
@@ -104,6 +119,7 @@ def test_bad_input_is_one_line_and_exit_2(cli: Runner, tmp_path: Path, monkeypat
         "a_file": str(a_file),
         "labelled": str(labelled),
         "garbled": str(garbled),
+        "staged": str(_staged(tmp_path / "staged.json")),
     }
     result = cli(*[a.format(**paths) for a in argv])
     assert result.code == 2, result
@@ -193,8 +209,9 @@ def test_continue_refuses_a_recipe_without_a_second_stage(cli: Runner, tmp_path:
     assert not (tmp_path / "runs").exists()
 
 
+@pytest.mark.parametrize("stages", [1, 2])
 def test_continue_runs_only_the_last_stage_for_the_epochs_given(cli: Runner, tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                   monkeypatch: pytest.MonkeyPatch, stages: int) -> None:
     """``--continue W --epochs N``: renders (or reuses) the data, then one ultralytics run from
     ``W`` for N epochs with the last stage's hyper-parameters and data (ultralytics replaced by
     a double that records what it is asked)."""
@@ -222,22 +239,23 @@ def test_continue_runs_only_the_last_stage_for_the_epochs_given(cli: Runner, tmp
     monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
     start = tmp_path / "first.pt"
     shutil.copyfile(models.weights_path("the-game"), start)
-    stages = detect_train.later_stages(detect_train.load_recipe("the-game"))
-    assert stages
-    result = cli("train", "the-game", "--continue", str(start), "--epochs", "2", "--count", "2",
-                 "--out", str(tmp_path / "out"))
+    recipe = _staged(tmp_path / "staged.json", stages)
+    later = detect_train.later_stages(detect_train.load_recipe("the-game", recipe))
+    assert len(later) == stages
+    result = cli("train", "the-game", "--recipe", str(recipe), "--continue", str(start), "--epochs", "2",
+                 "--count", "2", "--out", str(tmp_path / "out"))
     assert result.code == 0, result.err
     ((source, args),) = asked
     assert source == str(start) and args["epochs"] == 2
-    assert args["name"] == ("run-then" if len(stages) == 1 else f"run-then-{len(stages)}")
-    for key, value in stages[-1].hyperparameters.items():
+    assert args["name"] == ("run-then" if len(later) == 1 else f"run-then-{len(later)}")
+    for key, value in later[-1].hyperparameters.items():
         assert args[key] == value
     assert "continuing" in result.out and "stage" in result.out
-    if stages[-1].renders:  # its data: the renders' tiles and the stage's extra renders' (a share of them)
+    if later[-1].renders:  # its data: the renders' tiles and the stage's extra renders' (a share of them)
         import yaml
 
         doc = yaml.safe_load(Path(str(args["data"])).read_text())
-        assert len(doc["train"]) == 1 + len(stages[-1].renders)
+        assert len(doc["train"]) == 1 + len(later[-1].renders)
         assert all(Path(d).is_dir() and any(Path(d).iterdir()) for d in doc["train"])
     assert (tmp_path / "out" / "the-game.pt").read_text() == "trained"
 
@@ -317,3 +335,65 @@ def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_p
     again = cli("train", "battle-grounds", "--count", "10", "--out", str(out), "--epochs", "1", "--fraction", "0.01",
                 "--imgsz", "64")
     assert "using the piece reader already trained" in again.out, again.err
+
+
+def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--recipe FILE`` trains with that file's epochs, batch and hyper-parameters instead of
+    the shipped recipe's, and ``--device 0 --workers 3`` asks ultralytics for GPU 0 with three
+    batch-loading workers (ultralytics and CUDA replaced by doubles)."""
+    import types
+
+    import torch
+
+    from vision import detect_train
+
+    asked: list[dict[str, object]] = []
+
+    class Yolo:
+        def __init__(self, source: str) -> None:
+            pass
+
+        def add_callback(self, event: str, fn: object) -> None:
+            pass
+
+        def train(self, **args: object) -> None:
+            asked.append(args)
+            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
+            weights.mkdir(parents=True, exist_ok=True)
+            (weights / "best.pt").write_text("trained")
+            self.trainer = types.SimpleNamespace(best=str(weights / "best.pt"), last=str(weights / "last.pt"),
+                                                 save_dir=str(weights.parent), metrics={})
+
+    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
+    doc = json.loads(Path(models.__file__).with_name("oneworld.json").read_text())
+    doc["train"].update(epochs=7, batch=32)
+    doc["hyperparameters"].update(lr0=0.0031, time=0.25)
+    doc.pop("then", None)
+    recipe = tmp_path / "oneworld-gpu.json"
+    recipe.write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    out.mkdir()  # the shipped piece reader beside the weights: it is not trained again here
+    shutil.copyfile(Path(models.__file__).with_name("oneworld.pieces.pt"), out / "oneworld.pieces.pt")
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    result = cli("train", "oneworld", "--recipe", str(recipe), "--count", "2", "--device", "0", "--workers", "3",
+                 "--out", str(out))
+    assert result.code == 0, result.err
+    (args,) = asked  # one stage: the file has no 'then'
+    assert (args["epochs"], args["batch"], args["lr0"], args["time"]) == (7, 32, 0.0031, 0.25)
+    assert (args["device"], args["workers"]) == ("0", 3)
+
+    asked.clear()
+    again = cli("train", "oneworld", "--recipe", str(recipe), "--count", "2", "--workers", "3", "--out", str(out))
+    assert again.code == 0, again.err
+    assert (asked[0]["device"], asked[0]["workers"]) == ("cpu", 0)  # on the CPU, batches load in-process
+
+    wrong = cli("train", "oneworld", "--recipe", str(recipe), "--device", "1", "--out", str(out))
+    assert wrong.code == 2 and "'1': not a GPU of this machine (it has 1: 0 to 0)" in wrong.err
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    none = cli("train", "oneworld", "--device", "0", "--out", str(out))
+    assert none.code == 2 and "no CUDA GPU is usable on this machine" in none.err
+    other = cli("train", "the-game", "--recipe", str(recipe), "--out", str(out))
+    assert other.code == 2 and "a recipe for 'oneworld', not 'the-game'" in other.err
