@@ -28,7 +28,9 @@ A grid game's shipped weights read each frame at the size its pieces need
 
 Readers saved beside the weights join in: a dice face reader (``W.faces.pt``,
 :mod:`vision.dice_faces`) reads the face of each die found, and a piece reader
-(``W.pieces.pt``, :mod:`vision.piece_reader`) re-reads the class of each piece found.
+(``W.pieces.pt``, :mod:`vision.piece_reader`) re-reads the class of each piece found,
+its reading combined with the detector's class and confidence
+(:func:`vision.piece_reader.combined`).
 
 Nothing is imported or loaded until :meth:`Detector.load` is called; nothing is downloaded.
 This module (with :mod:`vision.detect_train`) is the only place tabletop imports ultralytics.
@@ -330,7 +332,8 @@ class Detector:
         if self._read_ids is not None and len(class_id):
             read = np.flatnonzero(np.isin(class_id, self._read_ids))
             if len(read):
-                classes, _ = self.pieces.read(frame, found.xyxy[read], [self._names[c] for c in class_id[read]])
+                classes, _ = self.pieces.read(frame, found.xyxy[read], [self._names[c] for c in class_id[read]],
+                                              confidence=found.confidence[read])
                 class_id = class_id.copy()
                 class_id[read] = [self._id_of_read[c] for c in classes]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)

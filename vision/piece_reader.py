@@ -114,6 +114,7 @@ class PieceReader:
             if c in self.groups:
                 columns.setdefault(self.groups[c], []).append(j)
         self._columns = {g: np.array(js) for g, js in columns.items()}
+        self._column = {c: j for j, c in enumerate(self.classes)}  # each class's output column
 
     def __repr__(self) -> str:
         return f"PieceReader({len(self.classes)} classes, {self.size} px crops)"
@@ -145,14 +146,18 @@ class PieceReader:
                 "metrics": self.metrics, "groups": self.groups}
         return _save_net(Path(path), self.net, meta)
 
-    def read(self, frame: np.ndarray, xyxy: np.ndarray, detected: Sequence[str] | None = None
-             ) -> tuple[list[str], np.ndarray]:
+    def read(self, frame: np.ndarray, xyxy: np.ndarray, detected: Sequence[str] | None = None,
+             confidence: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
         """The class of each piece boxed in ``frame`` (BGR): class names (of ``classes``) and
         the reader's confidence in each. ``detected``: the detector's class of each box; with
-        ``groups``, each answer is of the same group as the detector's class."""
+        ``groups``, each answer is of the same group as the detector's class. ``confidence``
+        (with ``detected``): the detector's confidence in its class of each box; the two
+        readings are then combined (:func:`combined`)."""
         if not len(np.asarray(xyxy).reshape(-1, 4)):
             return [], np.zeros(0)
         p = _probabilities(self._run, frame, xyxy, self.size, self.pad)
+        if detected is not None and confidence is not None:
+            p = combined(p, [self._column.get(name, -1) for name in detected], confidence)
         best = p.argmax(axis=1)
         if detected is not None and len(self._columns) > 1:
             for i, name in enumerate(detected):
@@ -160,6 +165,27 @@ class PieceReader:
                 if columns is not None and best[i] not in columns:
                     best[i] = columns[p[i, columns].argmax()]
         return [self.classes[j] for j in best], p[np.arange(len(best)), best]
+
+
+def combined(p: np.ndarray, detected: Sequence[int], confidence: np.ndarray) -> np.ndarray:
+    """The reader's probabilities ``p`` (a row a box) combined with the detector's reading of
+    each box: its class (a column of ``p``; -1: none of the reader's classes) and its
+    confidence ``c`` in it. The detector's reading counts as a distribution giving ``c`` to
+    its class and sharing ``1 - c`` among the others, and the two readings are multiplied as
+    independent evidence, then normalised: where the reader is unsure, the detector decides.
+
+    >>> combined(np.array([[0.5, 0.3, 0.2]]), [1], np.array([0.8])).round(3)
+    array([[0.161, 0.774, 0.065]])
+    """
+    p = np.asarray(p, float)
+    k = p.shape[1]
+    c = np.clip(np.asarray(confidence, float), 1e-6, 1 - 1e-6)
+    q = np.repeat(((1 - c) / max(k - 1, 1))[:, None], k, axis=1)
+    rows = np.flatnonzero(np.asarray(detected) >= 0)
+    q[rows, np.asarray(detected)[rows]] = c[rows]
+    q[np.asarray(detected) < 0] = 1.0
+    out = p * q
+    return out / out.sum(axis=1, keepdims=True)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from vision.piece_reader import (
     PieceReader,
     PieceReaderError,
     PieceTraining,
+    combined,
     pieces_path,
     reader_classes,
     train_piece_reader,
@@ -194,11 +195,13 @@ class _Fixed:
         self.names, self.classes, self.answer, self.source = tuple(names), classes, answer, None
         self.boxes: list[np.ndarray] = []
         self.detected: list[list[str] | None] = []
+        self.confidence: list[list[float] | None] = []
 
-    def read(self, frame: np.ndarray, xyxy: np.ndarray, detected: list[str] | None = None
-             ) -> tuple[list[str], np.ndarray]:
+    def read(self, frame: np.ndarray, xyxy: np.ndarray, detected: list[str] | None = None,
+             confidence: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
         self.boxes.append(np.asarray(xyxy))
         self.detected.append(None if detected is None else list(detected))
+        self.confidence.append(None if confidence is None else np.asarray(confidence).tolist())
         return [self.answer] * len(xyxy), np.full(len(xyxy), 0.9)
 
 
@@ -213,6 +216,7 @@ def test_the_pair_re_reads_pieces_and_leaves_hands(fixed_backend):
     assert out.confidence.tolist() == [0.9, 0.8, 0.7]  # the detector's: how sure a piece is there
     assert reader.boxes[0].tolist() == [[0, 0, 10, 10], [20, 20, 35, 35]]
     assert reader.detected[0] == ["north-i", "south-sa"]  # the detector's classes go with the boxes
+    assert reader.confidence[0] == pytest.approx([0.9, 0.8])  # and how sure it is of each
     # a reader of some classes only leaves the others as the detector read them
     only_north = _Fixed(BG, ("north-sa", "north-i"), "north-sa")
     out = Detector(fixed_backend(found), info, "stub", pieces=only_north).detect(np.full((64, 64, 3), 100, np.uint8))
@@ -235,3 +239,34 @@ def test_a_recipe_can_ask_for_a_piece_reader():
     assert PieceTraining.from_json(None) is None
     with pytest.raises(PieceReaderError, match="malformed"):
         PieceTraining.from_json({"size": "big"})
+
+
+def test_the_detector_decides_where_the_reader_is_unsure():
+    """Two readings of a box multiplied as independent evidence: a reader torn between two
+    classes takes the detector's; a reader sure of its class keeps it against an unsure
+    detector; a detector's class the reader does not read leaves the reader's answer."""
+    torn = np.array([[0.45, 0.40, 0.15]])
+    assert combined(torn, [1], np.array([0.7])).argmax() == 1
+    sure = np.array([[0.96, 0.03, 0.01]])
+    assert combined(sure, [1], np.array([0.6])).argmax() == 0
+    out = combined(np.array([[0.2, 0.5, 0.3], [0.6, 0.3, 0.1]]), [-1, 2], np.array([0.9, 0.3]))
+    assert out[0] == pytest.approx([0.2, 0.5, 0.3])
+    assert out.sum(axis=1) == pytest.approx([1.0, 1.0])
+    assert out[1].argmax() == 0
+
+
+def test_a_reading_with_the_detectors_confidence_is_combined(monkeypatch):
+    """``PieceReader.read`` with the detector's classes and confidences answers the combined
+    reading, and without them the reader's own."""
+    from vision import piece_reader
+
+    reader = _reader()
+    monkeypatch.setattr(piece_reader, "_probabilities", lambda *a: np.array([[0.40, 0.44, 0.08, 0.08]]))
+    frame = np.full((40, 40, 3), 90, np.uint8)
+    box = np.array([[5, 5, 30, 30]], float)
+    alone, _ = reader.read(frame, box)
+    first = reader.classes[0]
+    both, conf = reader.read(frame, box, [first], confidence=np.array([0.9]))
+    assert alone == [reader.classes[1]] and both == [first]
+    other = 0.1 / 3  # the detector's 1 - 0.9, shared by the reader's three other classes
+    assert conf[0] == pytest.approx(0.40 * 0.9 / (0.40 * 0.9 + (0.44 + 0.08 + 0.08) * other))
