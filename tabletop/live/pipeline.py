@@ -20,6 +20,8 @@ import numpy as np
 from rules.core import GameRules
 from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
+from tabletop.live.chance import TypedDiceError, typed_chance
+from tabletop.live.chance import describe as describe_roll
 from tabletop.live.explain import COSTS, fixed_pieces
 from tabletop.live.infer import Reading, hints, infer, locations
 from tabletop.live.motion import BoardMotion, StillFrames
@@ -39,6 +41,8 @@ class Rolls:
         self.given = list(given)
         self.say = say
         self.typed = False
+        #: how the last chance action came: ``"typed"`` (typed or given) or ``"rolled"`` (seeded)
+        self.drawn_by = ""
         self._dice = None
         if seed is not None:
             from tabletop.dice import SeededDice
@@ -47,9 +51,26 @@ class Rolls:
 
     def chance(self, game: GameRules[Any, Any], state: Any) -> Any:
         """A chance action the engine awaits (a throw of dice that cannot be read off the
-        table), drawn with the seeded dice by the outcomes' odds; ``None`` without a seed."""
+        table): the dice given or typed first (:func:`tabletop.live.chance.typed_chance`;
+        dice that are no such roll are dropped and said), else drawn with the seeded dice by
+        the outcomes' odds; ``None`` when neither has it (too few dice typed yet)."""
+        if self.given:
+            try:
+                typed = typed_chance(game, state, self.given)
+            except TypedDiceError as err:
+                if self.say:
+                    self.say(f"Dice taken back: {err}.")
+                self.given.clear()
+                return None
+            if typed is not None:
+                action, count = typed
+                del self.given[:count]
+                self.drawn_by = "typed"
+                return action
+            return None  # more dice to type: nothing is rolled meanwhile
         if self._dice is None:
             return None
+        self.drawn_by = "rolled"
         outcomes = list(game.chance_outcomes(state))
         if not outcomes:
             return None
@@ -61,10 +82,10 @@ class Rolls:
         return outcomes[-1][0]
 
     def type(self, value: int) -> None:
-        """A die thrown on the table and typed in (1 to 6): the next roll the engine asks for
-        after those already given."""
-        if not 1 <= value <= 6:
-            raise ValueError(f"a die shows 1 to 6, not {value}")
+        """A die thrown on the table and typed in (0 to 6: a piecepack die's null is 0): the
+        next roll the engine asks for after those already given."""
+        if not 0 <= value <= 6:
+            raise ValueError(f"a die shows 0 to 6, not {value}")
         self.given.append(value)
 
     def take_back(self) -> int | None:
@@ -72,8 +93,12 @@ class Rolls:
         return self.given.pop() if self.given else None
 
     def roll(self, sides: int, what: str) -> int:
-        if self.given:
-            return self.given.pop(0)
+        while self.given:
+            value = self.given.pop(0)
+            if 1 <= value <= sides:
+                return value
+            if self.say:  # a 0 typed for a piecepack die, where the rules roll a d6
+                self.say(f"Die {value} taken back: a d{sides} shows 1 to {sides}.")
         if self._dice is None:
             raise RollNeededError(what, sides)
         value = self._dice.roll(sides, what)
@@ -298,11 +323,18 @@ class LivePipeline:
             return
         state0, base0 = self.state, self.base
         reading = infer(self.game, self.state, self.base, seen)
-        if reading.kind == "no-dice":  # a roll awaited and no dice seen: rolled here with --roll-dice
+        if reading.kind == "no-dice":  # a roll awaited and no dice seen: typed, or rolled with --roll-dice
             drawn = self.rolls.chance(self.game, self.state)
-            reading = replace(reading, kind="unclear") if drawn is None else Reading(
-                "roll", drawn, self.game.action_to_json(drawn), self.game.verdict(self.state, drawn),
-                note="rolled by the referee: no dice seen")
+            if drawn is None:
+                what = describe_roll(self.game, self.state) if self.rolls.typed else None
+                reading = replace(reading, kind="unclear",
+                                  note=reading.note + (f", or type {what} in the window" if what else ""))
+                if what:  # read again each window, so the move is played once its dice are typed
+                    self.stability.reset()
+            else:
+                reading = Reading("roll", drawn, self.game.action_to_json(drawn), self.game.verdict(self.state, drawn),
+                                  note="typed: no dice seen" if self.rolls.drawn_by == "typed"
+                                  else "rolled by the referee: no dice seen")
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading

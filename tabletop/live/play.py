@@ -27,8 +27,8 @@ def _rolls(text: str) -> list[int]:
         values = [int(v) for v in text.replace(",", " ").split()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {text!r}") from None
-    if any(v < 1 for v in values):
-        raise argparse.ArgumentTypeError("a roll is at least 1")
+    if any(v < 0 for v in values):
+        raise argparse.ArgumentTypeError("a roll is 0 (a piecepack die's null) or more")
     return values
 
 
@@ -75,7 +75,10 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                       "engine's initial position)")
     play.add_argument("--options", metavar="JSON", default="{}", help="the game's options as JSON")
     play.add_argument("--rolls", type=_rolls, default=[], metavar="N,N,...",
-                      help="die rolls for the engine, used in order (with a window, keys 1 to 6 add the dice thrown)")
+                      help="die rolls, used in order: the d6 rolls the rules ask for, and a roll they await as an "
+                           "action when no dice are read (When Gods Collide: the chess or hero die by the place of its "
+                           "face, 1 to 6, then the numbered die; Wormholes: piecepack dice by value, 0 null); with a "
+                           "window, keys 0 to 6 add the dice thrown")
     play.add_argument("--roll-dice", type=int, default=None, metavar="SEED",
                       help="when a roll is needed and none is given, roll it (seeded) and announce it")
     play.add_argument("--audio", type=_audio, default="auto", metavar="MODE",

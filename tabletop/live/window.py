@@ -12,7 +12,10 @@ a    accept the other reading of the last move (the first is taken back)
 r    recalibrate: find the board again
 m    mute / sound on
 1-6  a die thrown on the table: the next roll the rules ask for (a move waiting for
-     its roll is played once the position is read again)
+     its roll is played once the position is read again); a roll the rules await as
+     an action (When Gods Collide's chess and hero dice, Wormholes' piecepack dice) is
+     typed one key a die, as the window's message says (:mod:`tabletop.live.chance`)
+0    a piecepack die's null
 Bksp Backspace: take back the die typed last
 q    quit (Esc too)
 ==== ==============================================================================
@@ -61,8 +64,8 @@ def handle_key(key: int | None, controls: Controls) -> str | None:
     pipe, say = controls.pipe, controls.say
     char = chr(key & 0xFF)
     rolls = getattr(pipe, "rolls", None)
-    if rolls is not None and (char in "123456" or key & 0xFF in BACKSPACE):
-        if char in "123456":
+    if rolls is not None and (char in "0123456" or key & 0xFF in BACKSPACE):
+        if char in "0123456":
             rolls.type(int(char))
             say(f"die {char} typed ({_waiting(rolls.given)})")
             return "die"

@@ -1049,3 +1049,70 @@ def test_a_stack_mate_seen_to_move_is_not_read_as_the_mover(stone_seen_before: b
     fog = Scene(before, {"0305": Counter({"chez-stone": 1} if stone_seen_before else {}),
                          "0403": Counter({"chez-fog": 1})}, engine, classes)
     assert fog.move_cost("C13", "0305", "0403") < fog.move_cost("C5", "0305", "0403") + COSTS["illegal"]
+
+
+def _without_dice(game: str) -> list[dict[str, Any]]:
+    frames = [_copy(f) for f in truth_frames(game)]
+    for f in frames:  # a detector that never finds the dice
+        f["pieces"] = [p for p in f["pieces"] if not p["class"].startswith(("chess-", "d6-", "hero-", "die-"))]
+    return frames
+
+
+def test_with_no_dice_seen_the_roll_typed_in_the_window_is_played_then_the_move() -> None:
+    """When Gods Collide's chess die and numbered die, thrown and typed one key a die (the
+    chess die by the place of its face), are the roll the engine awaits: the roll is
+    announced as the sample turn's, then the move read on the table; a wrong key is taken
+    back with a message, and too few keys wait for the rest."""
+    from tabletop.live.chance import keys_of
+
+    pipe, m = pipeline("when-gods-collide")
+    pipe.rolls.typed = True  # a window is open
+    t = feed(pipe, _without_dice("when-gods-collide"))
+    said = [text for _, text in pipe.announced]
+    assert said[1].startswith("Cannot read the move: a roll is awaited and no dice are seen on the table; the move "
+                              "is read once they are, or type the chess die (1 king, 2 pawn, 3 knight, 4 queen, "
+                              "5 bishop, 6 rook), then the numbered die (1 to 6) in the window")
+    roll, move = m["moves"][1]["before"][0], m["moves"][1]
+    keys = keys_of("when-gods-collide", roll["action"])
+    assert keys == (3, 3)  # knight is the third face; a 3 on the numbered die
+    last = _without_dice("when-gods-collide")[-1]
+    taken_back: list[str] = []
+    pipe.rolls.say = taken_back.append
+    pipe.rolls.type(0)  # a piecepack null: no face of a chess die
+    pipe.rolls.type(1)
+    t = feed(pipe, [last], t)
+    assert pipe.rolls.given == [] and pipe.game.to_move(pipe.state) == ("chance",)
+    assert taken_back == [("Dice taken back: 0, 1 is not a roll of the chess die (1 king, 2 pawn, 3 knight, "
+                           "4 queen, 5 bishop, 6 rook), then the numbered die (1 to 6).")]
+    pipe.rolls.type(keys[0])  # one die of two: nothing is played yet
+    t = feed(pipe, [last], t)
+    assert len(pipe.announced) == 2 and pipe.rolls.given == [keys[0]]
+    pipe.rolls.type(keys[1])
+    feed(pipe, [last], t)
+    assert pipe.announced[2:] == [("legal", roll["announcement"]), ("illegal", "Illegal: " + move["verdict"]["message"])]
+    played = next(r for r in pipe.readings if r.kind == "roll")
+    assert played.action_json == roll["action"] and played.note == "typed: no dice seen"
+
+
+def test_wormholes_piecepack_dice_typed_by_value() -> None:
+    """Wormholes' piecepack dice of a turn, typed by value in suit order (0 for a null): the
+    roll the engine awaits, announced as when the dice are read off the table."""
+    from tabletop.live.chance import describe, typed_chance
+
+    m = manifest("wormholes")
+    pipe, _ = pipeline("wormholes", rolls=[])
+    pipe.rolls.typed = True
+    engine = pipe.game
+    pipe.state = engine.state_from_json(dict(m["start"], phase="roll", dice={}))
+    assert describe(engine, pipe.state) == ("the suns die (0 null, 1 ace, 2 to 5), then the moons die "
+                                            "(0 null, 1 ace, 2 to 5)")
+    action, used = typed_chance(engine, pipe.state, [0, 5, 2])
+    assert used == 2 and engine.action_to_json(action) == {"type": "roll", "dice": {"suns": 0, "moons": 5}}
+    assert typed_chance(engine, pipe.state, [4]) is None
+    no_dice = _without_dice("wormholes")
+    pipe.rolls.type(3)
+    pipe.rolls.type(3)
+    feed(pipe, [no_dice[0], no_dice[5]])  # the turn of test_wormholes_dice_are_read_off_the_table, no dice seen
+    assert [r.kind for r in pipe.readings if r.kind not in ("none", "unclear")] == ["roll", "legal"]
+    assert pipe.announced[0] == ("legal", "The OrthogonAliens roll Suns 3, Moons 3.")
+    assert pipe.announced[1] == ("legal", m["moves"][0]["announcement"])

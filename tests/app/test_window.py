@@ -93,16 +93,23 @@ def test_no_key_escape_and_the_key_table(controls: Controls) -> None:
 
 
 def test_digit_keys_type_the_dice_thrown_and_backspace_takes_one_back(controls: Controls) -> None:
+    from rules.errors import RollNeededError
     from tabletop.live.pipeline import Rolls
 
     controls.pipe.rolls = Rolls([2])  # one roll given with --rolls
     assert [handle_key(ord(k), controls) for k in "45"] == ["die", "die"]
     assert controls.pipe.rolls.given == [2, 4, 5]
     assert handle_key(8, controls) == "take back die" and controls.pipe.rolls.given == [2, 4]
-    assert handle_key(ord("7"), controls) is None and handle_key(ord("0"), controls) is None  # no such face
+    assert handle_key(ord("7"), controls) is None  # no die shows it
+    assert handle_key(ord("0"), controls) == "die"  # a piecepack die's null
     assert controls.said == ["die 4 typed (waiting: 2 4)", "die 5 typed (waiting: 2 4 5)",  # type: ignore[attr-defined]
-                             "die 5 taken back (waiting: 2 4)"]
+                             "die 5 taken back (waiting: 2 4)", "die 0 typed (waiting: 2 4 0)"]
     assert [controls.pipe.rolls.roll(6, "a test") for _ in range(2)] == [2, 4]
+    dropped: list[str] = []
+    controls.pipe.rolls.say = dropped.append
+    with pytest.raises(RollNeededError):  # the 0 is no face of the d6 the rules roll: dropped, and none is left
+        controls.pipe.rolls.roll(6, "a test")
+    assert dropped == ["Die 0 taken back: a d6 shows 1 to 6."] and controls.pipe.rolls.given == []
     assert handle_key(127, controls) == "take back die" and controls.said[-1] == "no die to take back"  # type: ignore[attr-defined]
     assert controls.pipe.calls == []
 
