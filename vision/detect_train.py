@@ -349,8 +349,9 @@ def _train_stage(recipe: Recipe, data_yaml: Path, out: Path, *, start_from: Path
     args = dict(recipe.hyperparameters)
     args.update(
         data=str(data_yaml), epochs=recipe.epochs, imgsz=recipe.imgsz, batch=recipe.batch, seed=recipe.seed,
-        device=recipe.device, workers=0 if recipe.device == "cpu" else recipe.workers, plots=False, project=str(out), name=name, exist_ok=True, amp=False,
-        fraction=fraction, verbose=verbose, deterministic=True,
+        device=recipe.device, workers=0 if recipe.device == "cpu" else recipe.workers, plots=False,
+        project=str(out), name=name, exist_ok=True, amp=False, fraction=fraction, verbose=verbose,
+        deterministic=True,
     )
     model.train(**args)
     seconds = time.perf_counter() - began
