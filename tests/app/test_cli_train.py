@@ -40,6 +40,36 @@ def _staged(path: Path, stages: int = 1) -> Path:
     return path
 
 
+def _recording_ultralytics(monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, object]], list[str]]:
+    """Ultralytics replaced by a double: each training's arguments and the weights it starts
+    from are recorded (in the two lists returned, as trainings run), and it writes a best.pt."""
+    import types
+
+    from vision import detect_train
+
+    asked: list[dict[str, object]] = []
+    sources: list[str] = []
+
+    class Yolo:
+        def __init__(self, source: str) -> None:
+            self.source = source
+
+        def add_callback(self, event: str, fn: object) -> None:
+            pass
+
+        def train(self, **args: object) -> None:
+            asked.append(args)
+            sources.append(self.source)
+            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
+            weights.mkdir(parents=True, exist_ok=True)
+            (weights / "best.pt").write_text("trained")
+            self.trainer = types.SimpleNamespace(best=str(weights / "best.pt"), last=str(weights / "last.pt"),
+                                                 save_dir=str(weights.parent), metrics={})
+
+    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
+    return asked, sources
+
+
 def _bad_yaml(folder: Path) -> Path:
     (folder / "images" / "train").mkdir(parents=True)
     (folder / "data.yaml").write_text("names: [a, b\ntrain: images/train\n")
@@ -215,28 +245,10 @@ def test_continue_runs_only_the_last_stage_for_the_epochs_given(cli: Runner, tmp
     """``--continue W --epochs N``: renders (or reuses) the data, then one ultralytics run from
     ``W`` for N epochs with the last stage's hyper-parameters and data (ultralytics replaced by
     a double that records what it is asked)."""
-    import types
 
     from vision import detect_train
 
-    asked: list[tuple[str, dict[str, object]]] = []
-
-    class Yolo:
-        def __init__(self, source: str) -> None:
-            self.source = source
-
-        def add_callback(self, event: str, fn: object) -> None:
-            pass
-
-        def train(self, **args: object) -> None:
-            asked.append((self.source, args))
-            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
-            weights.mkdir(parents=True, exist_ok=True)
-            (weights / "best.pt").write_text("trained")
-            self.trainer = types.SimpleNamespace(best=str(weights / "best.pt"), last=str(weights / "last.pt"),
-                                                 save_dir=str(weights.parent), metrics={})
-
-    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
+    asked, sources = _recording_ultralytics(monkeypatch)
     start = tmp_path / "first.pt"
     shutil.copyfile(models.weights_path("the-game"), start)
     recipe = _staged(tmp_path / "staged.json", stages)
@@ -245,7 +257,7 @@ def test_continue_runs_only_the_last_stage_for_the_epochs_given(cli: Runner, tmp
     result = cli("train", "the-game", "--recipe", str(recipe), "--continue", str(start), "--epochs", "2",
                  "--count", "2", "--out", str(tmp_path / "out"))
     assert result.code == 0, result.err
-    ((source, args),) = asked
+    ((source, args),) = zip(sources, asked)
     assert source == str(start) and args["epochs"] == 2
     assert args["name"] == ("run-then" if len(later) == 1 else f"run-then-{len(later)}")
     for key, value in later[-1].hyperparameters.items():
@@ -264,28 +276,11 @@ def test_continue_renders_only_what_the_last_stage_trains_on(cli: Runner, tmp_pa
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A recipe whose second stage adds renders and whose third does not: ``--continue``
     runs the third alone, on the first renders' tiles, and renders nothing for the second."""
-    import types
     from dataclasses import replace
 
     from vision import detect_train
 
-    asked: list[dict[str, object]] = []
-
-    class Yolo:
-        def __init__(self, source: str) -> None:
-            pass
-
-        def add_callback(self, event: str, fn: object) -> None:
-            pass
-
-        def train(self, **args: object) -> None:
-            asked.append(args)
-            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
-            weights.mkdir(parents=True, exist_ok=True)
-            (weights / "best.pt").write_text("trained")
-            self.trainer = types.SimpleNamespace(best=str(weights / "best.pt"), last=str(weights / "last.pt"),
-                                                 save_dir=str(weights.parent), metrics={})
-
+    asked, _ = _recording_ultralytics(monkeypatch)
     shipped = detect_train.load_recipe
 
     def three_stages(game: str) -> detect_train.Recipe:
@@ -294,7 +289,6 @@ def test_continue_renders_only_what_the_last_stage_trains_on(cli: Runner, tmp_pa
             {"epochs": 3, "hyperparameters": {"lr0": 0.0002}, "renders": ()}))
 
     monkeypatch.setattr(detect_train, "load_recipe", three_stages)
-    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
     start = tmp_path / "second.pt"
     shutil.copyfile(models.weights_path("the-game"), start)
     out = tmp_path / "out"
@@ -342,30 +336,11 @@ def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
     """``--recipe FILE`` trains with that file's epochs, batch and hyper-parameters instead of
     the shipped recipe's, and ``--device 0 --workers 3`` asks ultralytics for GPU 0 with three
     batch-loading workers (ultralytics and CUDA replaced by doubles)."""
-    import types
 
     import torch
 
-    from vision import detect_train
 
-    asked: list[dict[str, object]] = []
-
-    class Yolo:
-        def __init__(self, source: str) -> None:
-            pass
-
-        def add_callback(self, event: str, fn: object) -> None:
-            pass
-
-        def train(self, **args: object) -> None:
-            asked.append(args)
-            weights = Path(str(args["project"])) / str(args["name"]) / "weights"
-            weights.mkdir(parents=True, exist_ok=True)
-            (weights / "best.pt").write_text("trained")
-            self.trainer = types.SimpleNamespace(best=str(weights / "best.pt"), last=str(weights / "last.pt"),
-                                                 save_dir=str(weights.parent), metrics={})
-
-    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=Yolo))
+    asked, _ = _recording_ultralytics(monkeypatch)
     doc = json.loads(Path(models.__file__).with_name("oneworld.json").read_text())
     doc["train"].update(epochs=7, batch=32)
     doc["hyperparameters"].update(lr0=0.0031, time=0.25)
