@@ -174,8 +174,8 @@ def combined(p: np.ndarray, detected: Sequence[int], confidence: np.ndarray) -> 
     its class and sharing ``1 - c`` among the others, and the two readings are multiplied as
     independent evidence, then normalised: where the reader is unsure, the detector decides.
 
-    >>> combined(np.array([[0.5, 0.3, 0.2]]), [1], np.array([0.8])).round(3)
-    array([[0.161, 0.774, 0.065]])
+    >>> combined(np.array([[0.5, 0.3, 0.2]]), [1], np.array([0.8])).round(3).tolist()
+    [[0.161, 0.774, 0.065]]
     """
     p = np.asarray(p, float)
     k = p.shape[1]
