@@ -178,7 +178,10 @@ def same_on_table(looks: dict[str, tuple[str, str]], a: dict[str, Any], b: dict[
 def _illegal_move(game_name: str, game: GameRules[Any, Any], state: Any, legal: list[dict[str, Any]],
                   rng: np.random.Generator) -> tuple[dict[str, Any], Verdict] | None:
     """One of the mover's movable pieces put where the engine says no: a random empty cell
-    (The Game: a point 1-8 inches beyond its longest legal move), checked by ``verdict``."""
+    (The Game: a point 1-8 inches beyond its longest listed legal move), checked by
+    ``verdict``. A The Game move refused as too long by no more than the camera's measure
+    (:func:`_measurable`) is not taken: the referee reads it, by design, as the longest
+    legal move."""
     tool = _samples_tool()
     pos = game.state_to_json(state)
     pieces = sorted({json.dumps(_piece_key(game_name, aj)) for aj in legal})
@@ -194,9 +197,22 @@ def _illegal_move(game_name: str, game: GameRules[Any, Any], state: Any, legal: 
                 verdict = game.verdict(state, game.action_from_json(aj))
             except (RulesError, ValueError, KeyError):
                 continue
-            if not verdict.legal:
+            if not verdict.legal and _measurable(verdict):
                 return aj, verdict
     return None
+
+
+def _measurable(verdict: Verdict) -> bool:
+    """Whether an illegal move is one a camera can tell from a legal one: not a move refused as
+    too long (The Game) by at most the tolerance and the camera's measure of distance
+    (``tabletop.live.infer.MEASURE_IN``). The engine lists a sample of a piece's legal moves,
+    so a point beyond the longest one listed may be only a little beyond the piece's limit."""
+    from tabletop.live.infer import MEASURE_IN
+
+    info = dict(verdict.details or ())
+    if verdict.code != "too-far" or "excess" not in info:
+        return True
+    return float(info["excess"]) > float(info.get("tolerance", 0.0)) + MEASURE_IN
 
 
 def _candidates(game_name: str, game: GameRules[Any, Any], pos: dict[str, Any], mine: list[dict[str, Any]],

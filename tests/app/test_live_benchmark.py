@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,3 +104,28 @@ def test_dropping_stale_frames_keeps_a_slow_referee_on_time(two_turns: list[turn
     assert newest.latency_queued_s < queued.latency_queued_s - 0.3
     # the window's 0.3 s, plus at most about two frames' reading
     assert newest.latency_queued_s < 0.3 + 3 * 0.1 + 2 / turns.FPS
+
+
+def test_the_game_illegal_turns_are_too_long_by_more_than_the_camera_measures() -> None:
+    """A The Game move refused as too long by at most the tolerance and the camera's measure is
+    read as the longest legal move by design (``MEASURE_IN``): the generator does not take one
+    as an illegal turn. The engine lists a sample of legal moves, so a point beyond the longest
+    listed can be within that measure of the limit (seed 7002's turn 10 was 6.50" for 6")."""
+    from rules.core import Verdict
+    from tabletop.live.infer import MEASURE_IN
+
+    def too_far(excess: float) -> Verdict:
+        return Verdict.illegal("too-far", "too far", excess=excess, tolerance=0.25)
+
+    assert not turns._measurable(too_far(0.25 + MEASURE_IN))
+    assert turns._measurable(too_far(0.25 + MEASURE_IN + 0.01))
+    assert turns._measurable(Verdict.illegal("not-your-turn", "out of turn"))
+    game, state = turns.sample_position("the-game", 7002, 10)
+    legal = turns._move_actions(game, state)
+    found = turns._illegal_move("the-game", game, state, legal, np.random.default_rng([7002, 10, 0, 23]))
+    assert found is not None
+    aj, verdict = found
+    assert not verdict.legal and game.verdict(state, game.action_from_json(aj)) == verdict
+    info = dict(verdict.details)
+    if verdict.code == "too-far":
+        assert info["excess"] > info["tolerance"] + MEASURE_IN
