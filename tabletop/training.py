@@ -268,7 +268,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             if args.facing_only:
                 return 0
         if recipe.dice_faces is not None and not args.pieces_only:
-            yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only)
+            yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only, share=share)
             if args.faces_only:
                 return 0
         if recipe.piece_reader is not None and not args.faces_only:
@@ -319,10 +319,13 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO, again: bool = False) -> Path:
-    """Train the dice face reader on the full-size renders (once; ``again`` retrains it) and
-    give the detector a copy of its dataset with each kind of die as one class."""
+def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO, again: bool = False,
+                        share: float = 1.0) -> Path:
+    """Train the dice face reader on the full-size renders and its recipe's more renders
+    (``share`` of them in a quick trial), once (``again`` retrains it), and give the detector a
+    copy of its dataset with each kind of die as one class."""
     from vision.dice_faces import (
+        FaceReaderError,
         FaceTraining,
         dataset_names,
         faces_path,
@@ -333,10 +336,16 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
     reader_path = faces_path(folder / f"{recipe.game}.pt")
     if not _trained_before("face reader", reader_path, again, out):
         names = dataset_names(folder / "data")
-        settings = FaceTraining.from_json(dict(recipe.dice_faces))
-        out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}\n")
+        try:
+            settings = FaceTraining.from_json(dict(recipe.dice_faces))
+        except FaceReaderError as err:
+            raise TrainingError(f"{recipe.game}'s recipe: {err}") from None
+        more = [_extra_render(recipe, folder, count, seed, share, out).parent for count, seed in settings.renders]
+        also = "".join(f" and {m}" for m in more)
+        out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}{also}\n")
         out.flush()
-        reader = train_face_reader(folder / "data", names, settings, _epoch_progress("face reader", "validation accuracy"))
+        reader = train_face_reader(folder / "data", names, settings, _epoch_progress("face reader", "validation accuracy"),
+                                   more)
         m = reader.metrics
         _save_reader("face reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_dice']} validation dice "
                      "read right", out)

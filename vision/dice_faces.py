@@ -446,18 +446,33 @@ def _recall(recent: tuple[np.ndarray, np.ndarray, np.ndarray] | None, windows: n
 
 @dataclass(frozen=True)
 class FaceTraining:
-    """How a face reader is trained (a recipe's ``dice_faces`` section)."""
+    """How a face reader is trained (a recipe's ``dice_faces`` section). ``renders``: more
+    renders (``(count, seed)`` each; ``[{"count": N, "seed": S}]`` in the recipe) whose dice,
+    every split of them, join the training dice: the reader learns from more dice than the
+    detector's data holds (a die is a few of a render's pieces).
+
+    >>> FaceTraining.from_json({"epochs": 40, "renders": [{"count": 6000, "seed": 11}]}).renders
+    ((6000, 11),)
+    """
 
     epochs: int = 30
     seed: int = 0
     variants: int = 1  # fresh jittered crops of every die per epoch
+    renders: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def from_json(cls, doc: dict[str, Any] | None) -> FaceTraining | None:
         if doc is None:
             return None
-        return cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
-                   variants=int(doc.get("variants", 1)))
+        try:
+            renders = tuple((int(r["count"]), int(r["seed"])) for r in doc.get("renders", ()))
+            settings = cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
+                           variants=int(doc.get("variants", 1)), renders=renders)
+        except (KeyError, TypeError, ValueError) as err:
+            raise FaceReaderError(f"malformed dice_faces section: {type(err).__name__}: {err}") from None
+        if any(count < 1 for count, _ in renders):
+            raise FaceReaderError("malformed dice_faces section: each of its renders needs a count of at least 1")
+        return settings
 
 
 def _labelled_patches(folder: Path, split: str, classes: dict[int, int], patch: int = 96
@@ -574,18 +589,27 @@ def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: n
 
 
 def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining,
-                      progress: Callable[[int, int, float, float], None] | None = None) -> FaceReader:
+                      progress: Callable[[int, int, float, float], None] | None = None,
+                      more: Sequence[Path] = ()) -> FaceReader:
     """Train a face reader on the dice of the ultralytics dataset ``folder`` (full-size
     renders: ``images/{train,val}``, ``labels/{train,val}``); ``names`` are its classes.
-    ``progress(epoch, epochs, loss, val_accuracy)`` is called after every epoch. The
-    validation accuracy on the true boxes is kept in the reader's ``metrics``."""
+    ``more``: datasets of the same game (the same classes) whose dice, every split, are
+    training dice too (:attr:`FaceTraining.renders`); ``folder``'s validation dice stay the
+    validation. ``progress(epoch, epochs, loss, val_accuracy)`` is called after every epoch.
+    The validation accuracy on the true boxes is kept in the reader's ``metrics``."""
     face_ids = [i for i, n in enumerate(names) if die_kind(n)]
     if not face_ids:
         raise FaceReaderError("this game has no dice faces to read")
     faces = tuple(names[i] for i in face_ids)
     index = {c: j for j, c in enumerate(face_ids)}
     began = time.perf_counter()
-    train_p, train_y, train_s = _labelled_patches(Path(folder), "train", index)
+    parts = [_labelled_patches(Path(folder), "train", index)]
+    for extra in more:
+        if tuple(dataset_names(Path(extra))) != tuple(names):
+            raise FaceReaderError(f"{extra}: its classes are not those of {folder}")
+        parts += [_labelled_patches(Path(extra), split.name, index)
+                  for split in sorted((Path(extra) / "images").iterdir()) if split.is_dir()]
+    train_p, train_y, train_s = (np.concatenate([part[k] for part in parts]) for k in range(3))
     val_p, val_y, val_s = _labelled_patches(Path(folder), "val", index)
     if len(train_p) < len(faces):
         raise FaceReaderError(f"{folder}: only {len(train_p)} dice to learn {len(faces)} faces from")

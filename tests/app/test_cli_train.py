@@ -331,6 +331,37 @@ def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_p
     assert "using the piece reader already trained" in again.out, again.err
 
 
+def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner, tmp_path: Path) -> None:
+    """A ``dice_faces`` section with ``renders``: those renders are made (a quick trial's
+    share of them) and their dice join the reader's training dice; a bad section is one line."""
+    from vision.dice_faces import FaceReader, dataset_names, die_kind
+
+    doc = json.loads(Path(models.__file__).with_name("when-gods-collide.json").read_text())
+    doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 6000, "seed": 9}]}
+    recipe = tmp_path / "faces.json"
+    recipe.write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    result = cli("train", "when-gods-collide", "--recipe", str(recipe), "--faces-only", "--count", "6",
+                 "--out", str(out))
+    assert result.code == 0, result.err
+    extra = json.loads((out / "data-seed9" / "dataset.json").read_text())
+    assert (extra["count"], extra["seed"]) == (12, 9)  # 6 of the recipe's 3000: 12 of these 6000
+    assert f"on the dice of {out / 'data'} and {out / 'data-seed9'}" in result.out
+    reader = FaceReader.load(out / "when-gods-collide.faces.pt")
+    dice = {i for i, n in enumerate(dataset_names(out / "data")) if die_kind(n)}
+
+    def count(labels: Path) -> int:
+        return sum(int(row.split()[0]) in dice for f in labels.rglob("*.txt") for row in f.read_text().splitlines())
+
+    assert count(out / "data-seed9" / "labels") > 0
+    assert reader.metrics["train_dice"] == count(out / "data" / "labels" / "train") + count(out / "data-seed9" / "labels")
+    doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 0, "seed": 9}]}
+    recipe.write_text(json.dumps(doc))
+    bad = cli("train", "when-gods-collide", "--recipe", str(recipe), "--faces-only", "--count", "6",
+              "--out", str(tmp_path / "bad"))
+    assert bad.code != 0 and "renders needs a count of at least 1" in bad.err
+
+
 def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """``--recipe FILE`` trains with that file's epochs, batch and hyper-parameters instead of

@@ -124,13 +124,15 @@ def _pips(n: int, side: int, rng: np.random.Generator) -> np.ndarray:
     return die
 
 
-def test_a_reader_learns_to_tell_faces_apart(tmp_path):
-    """Trained on frames with a one and a six lying about, it reads the held-back ones."""
-    names = ["token", "d6-1", "d6-6", "hand"]
-    rng = np.random.default_rng(3)
-    for split, count in (("train", 40), ("val", 10)):
-        (tmp_path / "images" / split).mkdir(parents=True)
-        (tmp_path / "labels" / split).mkdir(parents=True)
+PIP_NAMES = ["token", "d6-1", "d6-6", "hand"]
+
+
+def _pip_dataset(folder: Path, counts: dict[str, int], seed: int, names: list[str] = PIP_NAMES) -> Path:
+    """Frames with three dice each, a one or a six, in ``counts`` frames a split."""
+    rng = np.random.default_rng(seed)
+    for split, count in counts.items():
+        (folder / "images" / split).mkdir(parents=True)
+        (folder / "labels" / split).mkdir(parents=True)
         for k in range(count):
             frame = np.full((120, 160, 3), rng.integers(60, 140), np.uint8)
             lines = []
@@ -140,8 +142,17 @@ def test_a_reader_learns_to_tell_faces_apart(tmp_path):
                 x, y = 10 + 50 * j + int(rng.integers(0, 10)), int(rng.integers(10, 90))
                 frame[y:y + side, x:x + side] = _pips((1, 6)[face], side, rng)
                 lines.append(f"{1 + face} {(x + side / 2) / 160} {(y + side / 2) / 120} {side / 160} {side / 120}")
-            cv2.imwrite(str(tmp_path / "images" / split / f"{k}.png"), frame)
-            (tmp_path / "labels" / split / f"{k}.txt").write_text("\n".join(lines) + "\n")
+            cv2.imwrite(str(folder / "images" / split / f"{k}.png"), frame)
+            (folder / "labels" / split / f"{k}.txt").write_text("\n".join(lines) + "\n")
+    (folder / "data.yaml").write_text(yaml.safe_dump({"path": str(folder), "train": "images/train",
+                                                      "val": "images/val", "names": dict(enumerate(names))}))
+    return folder
+
+
+def test_a_reader_learns_to_tell_faces_apart(tmp_path):
+    """Trained on frames with a one and a six lying about, it reads the held-back ones."""
+    names = PIP_NAMES
+    _pip_dataset(tmp_path, {"train": 40, "val": 10}, seed=3)
     seen: list[tuple[int, float]] = []
     reader = train_face_reader(tmp_path, names, FaceTraining(epochs=25, seed=0),
                                progress=lambda e, n, loss, acc: seen.append((e, acc)))
@@ -154,6 +165,25 @@ def test_a_reader_learns_to_tell_faces_apart(tmp_path):
     assert sum(f["dice"] for f in figures["by_side_px"].values()) == 150
     with pytest.raises(FaceReaderError, match="not the reader's"):
         reader_figures(reader, tmp_path, ["token", "d6-1", "d6-2", "d6-6", "hand"])
+
+
+def test_more_renders_are_training_dice_every_split_of_them(tmp_path):
+    """A recipe's ``renders`` give the reader more dice: every split of those datasets is
+    trained on, and the first dataset's validation dice stay the validation."""
+    first = _pip_dataset(tmp_path / "a", {"train": 4, "val": 2}, seed=1)
+    more = _pip_dataset(tmp_path / "b", {"train": 5, "val": 1}, seed=2)
+    reader = train_face_reader(first, PIP_NAMES, FaceTraining(epochs=1), more=[more])
+    assert reader.metrics["train_dice"] == 3 * (4 + 5 + 1) and reader.metrics["val_dice"] == 3 * 2
+    other = _pip_dataset(tmp_path / "c", {"train": 1}, seed=3, names=["coin", "d6-1", "d6-6", "hand"])
+    with pytest.raises(FaceReaderError, match="its classes are not those of"):
+        train_face_reader(first, PIP_NAMES, FaceTraining(epochs=1), more=[other])
+
+
+@pytest.mark.parametrize("section", [{"renders": [{"count": 0, "seed": 3}]}, {"renders": [{"seed": 3}]},
+                                     {"renders": 5}, {"epochs": "many"}])
+def test_a_malformed_face_reader_section_is_refused(section):
+    with pytest.raises(FaceReaderError, match="malformed dice_faces section"):
+        FaceTraining.from_json(section)
 
 
 def test_training_needs_dice(tmp_path):
