@@ -211,6 +211,11 @@ def test_openvino_measures_the_games_boxes_and_dots_as_onnx_runtime_does(sample_
     assert np.abs(a.xyxy - b.xyxy[pair]).max() < 1.0
     assert a.keypoints is not None and b.keypoints is not None
     assert np.abs(a.keypoints[:, :, :2] - b.keypoints[pair][:, :, :2]).max() < 1.0
+    # the frame goes in as it is (BGR bytes, height x width x 3), converted inside the network
+    from openvino import Type
+
+    port = fast._backend.request.model_inputs[0]
+    assert port.get_element_type() == Type.u8 and list(port.get_shape())[1:] == [480, 640, 3]
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no weights shipped yet")
