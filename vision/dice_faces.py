@@ -54,6 +54,11 @@ FACES_SUFFIX = ".faces.pt"
 PAD = 1.4
 #: Crops are resized to this many pixels square.
 SIZE = 32
+#: A die's crop is read at this many quarter turns and their probabilities averaged: a die
+#: lies at any turn, and the reader, trained at any turn, reads some turns of a blurred face
+#: better than others (the 200 dice of 100 renders of a seed used nowhere else, read from
+#: their labelled boxes: 56.0 % right at one turn, 61.0 % at four).
+TURNS = 4
 #: A crop classifier does not read a crop again when the frame before had one around a box
 #: within this many pixels of it (centre and size) ...
 SAME_BOX_PX = 1.5
@@ -394,17 +399,20 @@ class FaceReader:
         both white cubes at 13 pixels)."""
         if not len(np.asarray(xyxy).reshape(-1, 4)):
             return [], np.zeros(0)
-        p = _probabilities(self._run, frame, xyxy, SIZE, PAD)
+        p = _probabilities(self._run, frame, xyxy, SIZE, PAD, TURNS)
         best = p.argmax(axis=1)
         return [self.faces[j] for j in best], p[np.arange(len(best)), best]
 
 
-def _probabilities(run: _Inference, frame: np.ndarray, xyxy: np.ndarray, size: int, pad: float) -> np.ndarray:
+def _probabilities(run: _Inference, frame: np.ndarray, xyxy: np.ndarray, size: int, pad: float,
+                   turns: int = 1) -> np.ndarray:
     """The classifier's class probabilities (one row a box) for the crops of ``frame``
     around boxes ``xyxy``: a square ``pad`` times each box's longer side, resized to
-    ``size`` pixels. A crop the last call read (the same window within :data:`SAME_BOX_PX`,
-    the same pixels within :data:`SAME_CROP_LEVELS`) keeps that reading: a still board is
-    read once, not once a frame."""
+    ``size`` pixels; with ``turns`` 4, the mean of the probabilities of each crop turned by
+    0, 90, 180 and 270 degrees (exact turns of the same pixels). A crop the last call read
+    (the same window within :data:`SAME_BOX_PX`, the same pixels within
+    :data:`SAME_CROP_LEVELS`) keeps that reading: a still board is read once, not once a
+    frame."""
     xyxy = np.asarray(xyxy, float).reshape(-1, 4)
     if not len(xyxy):
         return np.zeros((0, 1))
@@ -413,9 +421,13 @@ def _probabilities(run: _Inference, frame: np.ndarray, xyxy: np.ndarray, size: i
     crops = np.stack([_crop(frame, cx, cy, side, 0.0, size) for cx, cy, side in windows])
     read_from, p, fresh = _recall(run.recent, windows, crops)
     if fresh.any():
-        logits = run.logits(crops[fresh])
+        todo = crops[fresh]
+        if turns > 1:
+            todo = np.concatenate([np.rot90(todo, k, axes=(1, 2)) for k in range(turns)])
+        logits = run.logits(todo)
         q = np.exp(logits - logits.max(axis=1, keepdims=True))
         q /= q.sum(axis=1, keepdims=True)
+        q = q.reshape(turns, -1, q.shape[1]).mean(axis=0)
         p = np.zeros((len(crops), q.shape[1])) if p is None else p
         p[fresh], read_from[fresh] = q, crops[fresh]
     run.recent = (windows, read_from, p)

@@ -225,3 +225,49 @@ def test_a_recipe_can_ask_for_a_face_reader():
     assert (settings.epochs, settings.variants, settings.seed) == (5, 2, 0)
     assert Recipe.from_json(dict(doc, dice_faces=None)).dice_faces is None
     assert FaceTraining.from_json(None) is None
+
+
+class _QuadrantNet:
+    """A crop classifier double: class 0's logit is the top-left quadrant's brightness, class
+    1's the bottom-right's; it keeps every batch it was given."""
+
+    def __init__(self) -> None:
+        self.recent = None
+        self.batches: list[np.ndarray] = []
+
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        self.batches.append(crops.copy())
+        h = crops.shape[1] // 2
+        return np.stack([crops[:, :h, :h].mean(axis=(1, 2, 3)), crops[:, h:, h:].mean(axis=(1, 2, 3))], axis=1) / 20
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_a_die_is_read_at_four_quarter_turns_and_a_still_one_once():
+    """Each crop is read at 0, 90, 180 and 270 degrees and the four probabilities averaged;
+    the same crop in the next frame keeps its reading, a changed one is read again."""
+    from vision import dice_faces
+
+    frame = np.full((80, 80, 3), 100, np.uint8)
+    frame[20:30, 20:30] = 250  # a bright corner at the top left of the first box
+    boxes = np.array([[18, 18, 38, 38], [50, 50, 70, 70]], float)
+    net = _QuadrantNet()
+    p = dice_faces._probabilities(net, frame, boxes, 16, 1.0, turns=4)
+    (batch,) = net.batches
+    crops = np.stack([dice_faces._crop(frame, 28, 28, 20, 0.0, 16), dice_faces._crop(frame, 60, 60, 20, 0.0, 16)])
+    assert batch.shape == (8, 16, 16, 3)
+    for k in range(4):
+        assert np.array_equal(batch[2 * k:2 * k + 2], np.rot90(crops, k, axes=(1, 2)))
+    expected = np.mean([_softmax(net.logits(np.rot90(crops, k, axes=(1, 2)).copy())) for k in range(4)], axis=0)
+    assert np.allclose(p, expected)
+    one_turn = dice_faces._probabilities(_QuadrantNet(), frame, boxes, 16, 1.0)
+    assert one_turn[0, 0] > 0.5 and p[0, 0] == pytest.approx(0.5)  # at four turns the corner is everywhere
+    net.batches.clear()
+    again = dice_faces._probabilities(net, frame, boxes, 16, 1.0, turns=4)
+    assert net.batches == [] and np.allclose(again, p)
+    frame[55:65, 55:65] = 250  # the second die shows another face
+    dice_faces._probabilities(net, frame, boxes, 16, 1.0, turns=4)
+    assert [b.shape[0] for b in net.batches] == [4]
