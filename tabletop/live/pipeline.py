@@ -41,19 +41,18 @@ class Rolls:
         self.given = list(given)
         self.say = say
         self.typed = False
-        #: how the last chance action came: ``"typed"`` (typed or given) or ``"rolled"`` (seeded)
-        self.drawn_by = ""
         self._dice = None
         if seed is not None:
             from tabletop.dice import SeededDice
 
             self._dice = SeededDice(seed)
 
-    def chance(self, game: GameRules[Any, Any], state: Any) -> Any:
+    def chance(self, game: GameRules[Any, Any], state: Any) -> tuple[Any, str] | None:
         """A chance action the engine awaits (a throw of dice that cannot be read off the
-        table): the dice given or typed first (:func:`tabletop.live.chance.typed_chance`;
-        dice that are no such roll are dropped and said), else drawn with the seeded dice by
-        the outcomes' odds; ``None`` when neither has it (too few dice typed yet)."""
+        table) and how it came: the dice given or typed first (``"typed"``;
+        :func:`tabletop.live.chance.typed_chance`; dice that are no such roll are dropped and
+        said), else drawn with the seeded dice by the outcomes' odds (``"rolled"``); ``None``
+        when neither has it (too few dice typed yet)."""
         if self.given:
             try:
                 typed = typed_chance(game, state, self.given)
@@ -65,12 +64,10 @@ class Rolls:
             if typed is not None:
                 action, count = typed
                 del self.given[:count]
-                self.drawn_by = "typed"
-                return action
+                return action, "typed"
             return None  # more dice to type: nothing is rolled meanwhile
         if self._dice is None:
             return None
-        self.drawn_by = "rolled"
         outcomes = list(game.chance_outcomes(state))
         if not outcomes:
             return None
@@ -78,8 +75,8 @@ class Rolls:
         for action, p in outcomes:
             r -= p
             if r < 0:
-                return action
-        return outcomes[-1][0]
+                return action, "rolled"
+        return outcomes[-1][0], "rolled"
 
     def type(self, value: int) -> None:
         """A die thrown on the table and typed in (0 to 6: a piecepack die's null is 0): the
@@ -332,9 +329,9 @@ class LivePipeline:
                 if what:  # read again each window, so the move is played once its dice are typed
                     self.stability.reset()
             else:
-                reading = Reading("roll", drawn, self.game.action_to_json(drawn), self.game.verdict(self.state, drawn),
-                                  note="typed: no dice seen" if self.rolls.drawn_by == "typed"
-                                  else "rolled by the referee: no dice seen")
+                action, how = drawn
+                reading = Reading("roll", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
+                                  note="typed: no dice seen" if how == "typed" else "rolled by the referee: no dice seen")
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading
