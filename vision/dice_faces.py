@@ -408,11 +408,11 @@ def _probabilities(run: _Inference, frame: np.ndarray, xyxy: np.ndarray, size: i
                    turns: int = 1) -> np.ndarray:
     """The classifier's class probabilities (one row a box) for the crops of ``frame``
     around boxes ``xyxy``: a square ``pad`` times each box's longer side, resized to
-    ``size`` pixels; with ``turns`` 4, the mean of the probabilities of each crop turned by
-    0, 90, 180 and 270 degrees (exact turns of the same pixels). A crop the last call read
-    (the same window within :data:`SAME_BOX_PX`, the same pixels within
-    :data:`SAME_CROP_LEVELS`) keeps that reading: a still board is read once, not once a
-    frame."""
+    ``size`` pixels; with ``turns`` above 1, the mean of the probabilities of each crop at
+    that many quarter turns (4: 0, 90, 180 and 270 degrees, exact turns of the same pixels).
+    A crop the last call read (the same window within :data:`SAME_BOX_PX`, the same pixels
+    within :data:`SAME_CROP_LEVELS`) keeps that reading: a still board is read once, not
+    once a frame."""
     xyxy = np.asarray(xyxy, float).reshape(-1, 4)
     if not len(xyxy):
         return np.zeros((0, 1))
