@@ -38,6 +38,7 @@ if str(ROOT) not in sys.path:
 
 from rules.core import CHANCE, GameRules, Verdict
 from rules.errors import RulesError
+from vision.artwork import ArtworkError
 from vision.render import RenderOptions
 
 __all__ = [
@@ -361,7 +362,10 @@ def make_turn(game_name: str, seed: int, index: int, legal: bool, renderer: Turn
             aj = legal_moves[int(rng.integers(len(legal_moves)))]
             verdict = game.verdict(state, game.action_from_json(aj))
         else:
-            found = _illegal_move(game_name, game, state, legal_moves, rng)
+            try:
+                found = _illegal_move(game_name, game, state, legal_moves, rng)
+            except ArtworkError:  # tiles spread wider than the kit's mat: no camera shows it
+                continue
             if found is None:
                 continue
             aj, verdict = found

@@ -129,3 +129,18 @@ def test_the_game_illegal_turns_are_too_long_by_more_than_the_camera_measures() 
     info = dict(verdict.details)
     if verdict.code == "too-far":
         assert info["excess"] > info["tolerance"] + MEASURE_IN
+
+
+def test_a_position_the_kits_mat_cannot_hold_gives_way_to_another() -> None:
+    """Seed 7002's When Gods Collide turn 53 starts from tiles spread 18 squares wide, more
+    than the printed mat's 16: no camera shows such a board, and the turn is drawn from
+    another position instead of stopping the benchmark."""
+    from vision.artwork import ArtworkError
+
+    game, state = turns.sample_position("when-gods-collide", 7002, 53)
+    legal = turns._move_actions(game, state)
+    with pytest.raises(ArtworkError, match="the mat holds 16 x 16"):
+        turns._illegal_move("when-gods-collide", game, state, legal, np.random.default_rng([7002, 53, 0, 23]))
+    turn = turns.make_turn("when-gods-collide", 7002, 53, False, size=(320, 240))
+    assert not turn.verdict.legal and turn.images[0].shape == (240, 320, 3)
+    assert turn.game.state_to_json(turn.state) != game.state_to_json(state)
