@@ -245,7 +245,6 @@ def test_continue_runs_only_the_last_stage_for_the_epochs_given(cli: Runner, tmp
     """``--continue W --epochs N``: renders (or reuses) the data, then one ultralytics run from
     ``W`` for N epochs with the last stage's hyper-parameters and data (ultralytics replaced by
     a double that records what it is asked)."""
-
     from vision import detect_train
 
     asked, sources = _recording_ultralytics(monkeypatch)
@@ -367,9 +366,7 @@ def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
     """``--recipe FILE`` trains with that file's epochs, batch and hyper-parameters instead of
     the shipped recipe's, and ``--device 0 --workers 3`` asks ultralytics for GPU 0 with three
     batch-loading workers (ultralytics and CUDA replaced by doubles)."""
-
     import torch
-
 
     asked, _ = _recording_ultralytics(monkeypatch)
     doc = json.loads(Path(models.__file__).with_name("oneworld.json").read_text())

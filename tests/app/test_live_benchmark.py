@@ -127,8 +127,7 @@ def test_the_game_illegal_turns_are_too_long_by_more_than_the_camera_measures() 
     aj, verdict = found
     assert not verdict.legal and game.verdict(state, game.action_from_json(aj)) == verdict
     info = dict(verdict.details)
-    if verdict.code == "too-far":
-        assert info["excess"] > info["tolerance"] + MEASURE_IN
+    assert verdict.code == "too-far" and info["excess"] > info["tolerance"] + MEASURE_IN
 
 
 def test_a_position_the_kits_mat_cannot_hold_gives_way_to_another() -> None:
