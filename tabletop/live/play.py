@@ -123,6 +123,21 @@ def _prepare(detector: Any, say: Callable[[str], None]) -> None:
     say(f"detector ready at {len(made) + 1} sizes ({time.monotonic() - started:.1f} s)")
 
 
+def _check_board(game: Any, state: Any, where: str) -> None:
+    """Refuse, in one line, a position whose board the game's kit cannot lay out (When Gods
+    Collide tiles spanning more than the 16 x 16 mat) before anything is loaded or written."""
+    if game.name == "the-game":
+        return
+    from vision.artwork import ArtworkError
+    from vision.detect_cells import board_cells
+
+    try:
+        board_cells(game.name, {"position": game.state_to_json(state),
+                                "position_source": {"options": game.options_to_json()}})
+    except ArtworkError as err:
+        raise InputError(where, f"the kit cannot lay out this board: {err}") from None
+
+
 def _marker_spec(game: str, options: dict[str, Any]) -> Any:
     from calibration.marker_spec import field_spec, kits_for_game
 
@@ -221,6 +236,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         game, state = referee.game, referee.state
         if game.name != args.game:
             raise InputError("--resume", f"the record is a game of {game.name}, not {args.game}")
+        _check_board(game, state, "--resume")
         say(f"resumed {args.resume}: {n} actions replayed")
     else:
         game = load_game(args.game, options)
@@ -231,6 +247,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
                 state = game.initial_state()
             except NotImplementedError:
                 raise InputError("--position", f"{game.title} needs a starting position") from None
+        _check_board(game, state, "--position")
         if args.record:
             if Path(args.record).exists():
                 raise InputError("--record", f"{args.record} exists (use --resume to continue it)")

@@ -153,3 +153,27 @@ def test_play_reads_a_still_picture_once_unless_told_to_read_every_frame(
         assert pictures <= len(calls) <= pictures * 3
     for mv in manifest("oneworld")["moves"]:
         assert mv["announcement"] in text
+
+
+def test_play_refuses_a_board_wider_than_the_kit_mat_before_writing_a_record(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    m = manifest("when-gods-collide")
+    start = dict(m["start"])
+    tiles = list(start["tiles"])
+    squares = [tuple(int(v) for v in t["at"].split(",")) for t in tiles]
+    x, y = max(squares)  # the rightmost tile
+    left = min(s[0] for s in squares)
+    while x + 2 - left <= 16:  # a row of tiles running right from it, each touching the last
+        x += 2
+        tiles.append({"at": f"{x},{y}", "owner": tiles[-1]["owner"]})
+    start["tiles"] = tiles
+    (tmp_path / "wide.json").write_text(json.dumps(start))
+    record = tmp_path / "game.jsonl"
+    code = main(["play", "when-gods-collide", "--images", str(SAMPLES), "--position", str(tmp_path / "wide.json"),
+                 "--options", json.dumps(m["options"]), "--record", str(record), "--no-window", "--out",
+                 str(tmp_path / "frames")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "--position: the kit cannot lay out this board" in err and "the mat holds 16 x 16" in err
+    assert not record.exists()
