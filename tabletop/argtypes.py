@@ -4,6 +4,8 @@
 12
 >>> share()("0.25"), share(zero=False)("1")
 (0.25, 1.0)
+>>> frame_size("1280x720")
+(1280, 720)
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-__all__ = ["share", "whole"]
+__all__ = ["frame_size", "share", "whole"]
 
 
 def whole(unit: str, low: int, high: int, name: str | None = None) -> Callable[[str], int]:
@@ -46,3 +48,14 @@ def share(zero: bool = True) -> Callable[[str], float]:
         return value
 
     return parse
+
+
+def frame_size(text: str) -> tuple[int, int]:
+    """A frame size ``WIDTHxHEIGHT`` (each side 64 to 4096 pixels)."""
+    try:
+        w, h = (int(v) for v in text.lower().replace("*", "x").split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+    if not (64 <= w <= 4096 and 64 <= h <= 4096):
+        raise argparse.ArgumentTypeError(f"frame size {w}x{h}: each side must be 64 to 4096 pixels")
+    return w, h

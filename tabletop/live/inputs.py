@@ -107,18 +107,30 @@ class Capture:
     otherwise every frame is yielded in order."""
 
     def __init__(self, target: int | str, opener: Callable[[Any], Any] | None = None, *,
-                 newest: bool = False) -> None:
+                 newest: bool = False, size: tuple[int, int] | None = None) -> None:
         self.target = target
         self.opener = opener
         self.newest = newest
         self.dropped = 0
+        #: the frame size asked of a camera (width, height; ``None``: the camera's own) ...
+        self.size = size
+        #: ... and the size it gave when last opened (``None``: not known)
+        self.given: tuple[int, int] | None = None
 
     def open(self) -> Any:
         if self.opener is not None:
-            return self.opener(self.target)
-        import cv2
+            cap = self.opener(self.target)
+        else:
+            import cv2
 
-        return cv2.VideoCapture(self.target)
+            cap = cv2.VideoCapture(self.target)
+        if cap is not None and self.size is not None and hasattr(cap, "set"):
+            cap.set(3, float(self.size[0]))  # cv2.CAP_PROP_FRAME_WIDTH: a camera takes the nearest
+            cap.set(4, float(self.size[1]))  # cv2.CAP_PROP_FRAME_HEIGHT  size it has
+        if cap is not None and hasattr(cap, "get"):
+            w, h = int(cap.get(3) or 0), int(cap.get(4) or 0)
+            self.given = (w, h) if w > 0 and h > 0 else None
+        return cap
 
     def frames(self, cap: Any) -> Iterator[tuple[Any, float]]:
         if self.newest:
@@ -167,6 +179,16 @@ class Reopening:
         cap = self._open()
         if cap is None:
             raise ConnectionError(f"cannot open {self.capture.target!r}")
+        asked, given = self.capture.size, self.capture.given
+        if asked is not None:
+            if given is None:
+                self.say(f"camera {self.capture.target!r}: asked for {asked[0]}x{asked[1]} frames; it does not say "
+                         "what it gives")
+            elif given != asked:
+                self.say(f"camera {self.capture.target!r} gives {given[0]}x{given[1]} frames (asked for "
+                         f"{asked[0]}x{asked[1]}: its nearest size)")
+            else:
+                self.say(f"camera {self.capture.target!r}: {given[0]}x{given[1]} frames")
         while True:
             yield from self.capture.frames(cap)
             if hasattr(cap, "release"):
@@ -186,10 +208,10 @@ class Reopening:
 
 def open_source(*, camera: int | None = None, video: str | None = None, images: str | None = None,
                 url: str | None = None, say: Callable[[str], None] = print, pattern: str = "*",
-                newest: bool = True) -> Any:
+                newest: bool = True, camera_size: tuple[int, int] | None = None) -> Any:
     """The frame source for the command's input option (exactly one given); ``newest``: a
     camera or URL yields only its newest frame each time (see :class:`Capture`), a video file
-    or a folder always every frame."""
+    or a folder always every frame; ``camera_size``: the frame size asked of a camera."""
     if images is not None:
         return ImageFolder(images, pattern=pattern)
     if video is not None:
@@ -212,7 +234,7 @@ def open_source(*, camera: int | None = None, video: str | None = None, images: 
 
         return once()
     if camera is not None:
-        return Reopening(Capture(camera, newest=newest), say)
+        return Reopening(Capture(camera, newest=newest, size=camera_size), say)
     if url is not None:
         return Reopening(Capture(url, newest=newest), say)
     raise ValueError("one of --camera, --video, --images or --url is needed")

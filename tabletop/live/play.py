@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from tabletop.argtypes import frame_size
 from tabletop.errors import InputError
 
 __all__ = ["add_play_parser", "build_pipeline", "has_display", "run_play"]
@@ -71,6 +72,10 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     src.add_argument("--images", metavar="DIR", help="a folder of frames, taken in name order")
     src.add_argument("--url", metavar="URL", help="an RTSP or HTTP MJPEG stream (phone IP-camera apps)")
     play.add_argument("--glob", default="*", metavar="PATTERN", help="with --images: which files (default all)")
+    play.add_argument("--camera-size", type=frame_size, default=None, metavar="WxH",
+                      help="with --camera: ask the camera for frames of this size, e.g. 1280x720 (default: the "
+                      "camera's own, often 640x480); dice and small pieces are read better with more pixels, "
+                      "the detector's time stays about the same")
     play.add_argument("--position", metavar="FILE", help="the starting position (engine JSON; default the "
                       "engine's initial position)")
     play.add_argument("--options", metavar="JSON", default="{}", help="the game's options as JSON")
@@ -276,7 +281,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
                           rolls=rolls, window_s=args.window_s, say=say,
                           every_frame=args.read_every_frame)
     source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
-                                  pattern=args.glob, newest=not args.no_frame_drop)
+                                  pattern=args.glob, newest=not args.no_frame_drop,
+                                  camera_size=args.camera_size)
     if args.calibration:
         source = undistorted(source, _camera(args.calibration))
     show = not args.no_window and has_display()

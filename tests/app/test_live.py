@@ -496,3 +496,61 @@ def test_play_prepares_a_scaled_detector_before_a_live_stream_and_says_so() -> N
     said.clear()
     _prepare(fixed, said.append)
     assert fixed.calls == 0 and said == []
+
+
+class _SizedCap:
+    """A camera that has some frame sizes and takes the nearest one asked (OpenCV's
+    ``set``/``get`` of properties 3 and 4)."""
+
+    def __init__(self, sizes: list[tuple[int, int]]) -> None:
+        self.sizes = sizes
+        self.w, self.h = sizes[0]
+        self.asked: dict[int, float] = {}
+
+    def set(self, prop: int, value: float) -> bool:
+        self.asked[prop] = value
+        if 3 in self.asked and 4 in self.asked:
+            self.w, self.h = min(self.sizes, key=lambda s: abs(s[0] - self.asked[3]) + abs(s[1] - self.asked[4]))
+        return True
+
+    def get(self, prop: int) -> float:
+        return {3: float(self.w), 4: float(self.h)}.get(prop, 0.0)
+
+    def isOpened(self) -> bool:
+        return True
+
+    def read(self) -> tuple[bool, object]:
+        return False, None
+
+    def release(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("asked", "said"), [
+    ((1280, 720), "camera 0: 1280x720 frames"),
+    ((1920, 1080), "camera 0 gives 1280x720 frames (asked for 1920x1080: its nearest size)"),
+    (None, None),
+])
+def test_a_camera_is_asked_for_a_frame_size_and_what_it_gives_is_said(asked, said) -> None:
+    cap = _SizedCap([(640, 480), (1280, 720)])
+    plan = [cap]  # opens once; once lost, it is gone
+    capture = Capture(0, lambda target: plan.pop() if plan else None, size=asked)
+    heard: list[str] = []
+    list(Reopening(capture, heard.append, attempts=1, sleep=lambda s: None))
+    if asked is None:
+        assert cap.asked == {} and capture.given == (640, 480)
+        assert not any("frames" in h for h in heard)
+    else:
+        assert cap.asked == {3: float(asked[0]), 4: float(asked[1])}
+        assert capture.given == (1280, 720)
+        assert heard[0] == said
+
+
+def test_play_and_outdoor_take_a_camera_size_and_refuse_a_bad_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop.cli import main
+
+    for command in (["play", "oneworld"], ["outdoor"]):
+        assert main([*command, "--camera", "0", "--camera-size", "1280 by 720"]) == 2
+        assert "expected WIDTHxHEIGHT such as 1280x720" in capsys.readouterr().err
+        assert main([*command, "--camera", "0", "--camera-size", "20x20"]) == 2
+        assert "each side must be 64 to 4096 pixels" in capsys.readouterr().err
