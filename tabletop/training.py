@@ -340,7 +340,7 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
             settings = FaceTraining.from_json(dict(recipe.dice_faces))
         except FaceReaderError as err:
             raise TrainingError(f"{recipe.game}'s recipe: {err}") from None
-        more = [_extra_render(recipe, folder, count, seed, share, out).parent for count, seed in settings.renders]
+        more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
         also = "".join(f" and {m}" for m in more)
         out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}{also}\n")
         out.flush()
@@ -441,13 +441,16 @@ def _save_reader(kind: str, reader: Any, path: Path, figures: str, out: TextIO) 
     return path
 
 
-def _extra_render(recipe: Any, folder: Path, count: int, seed: int, share: float, out: TextIO) -> Path:
+def _extra_render(recipe: Any, folder: Path, count: int, seed: int, share: float, out: TextIO,
+                  size: tuple[int, int] | None = None) -> Path:
     """Render ``count`` more images (``share`` of them in a quick trial) with ``seed`` into
-    ``folder/data-seed<seed>`` once; the dataset's YAML."""
+    ``folder/data-seed<seed>`` once (at ``size`` instead of the recipe's image size:
+    ``folder/data-seed<seed>-<W>x<H>``); the dataset's YAML."""
     from vision.detect_train import with_overrides
 
-    return _render(with_overrides(recipe, data_count=max(2, round(count * share)), data_seed=seed),
-                   folder / f"data-seed{seed}", out)
+    name = f"data-seed{seed}" + (f"-{size[0]}x{size[1]}" if size else "")
+    return _render(with_overrides(recipe, data_count=max(2, round(count * share)), data_seed=seed, data_size=size),
+                   folder / name, out)
 
 
 def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share: float) -> Path | None:

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +37,7 @@ __all__ = [
     "FaceReader",
     "FaceReaderError",
     "FaceTraining",
+    "MoreRenders",
     "beside",
     "dataset_names",
     "die_kind",
@@ -456,33 +457,58 @@ def _recall(recent: tuple[np.ndarray, np.ndarray, np.ndarray] | None, windows: n
     return read_from, p, fresh
 
 
+class MoreRenders(NamedTuple):
+    """More renders for a reader to learn from: ``count`` images of ``seed``, at ``size``
+    (width, height) or, ``None``, at the recipe's own image size."""
+
+    count: int
+    seed: int
+    size: tuple[int, int] | None = None
+
+
+def _render_size(value: Any) -> tuple[int, int] | None:
+    """A render size from a recipe: ``[W, H]`` or ``"WxH"`` (``None``: not given)."""
+    if value is None:
+        return None
+    parts = value.lower().split("x") if isinstance(value, str) else list(value)
+    if len(parts) != 2:
+        raise ValueError(f"a size is [width, height] or 'WxH', got {value!r}")
+    w, h = (int(v) for v in parts)
+    if not (64 <= w <= 4096 and 64 <= h <= 4096):
+        raise ValueError(f"a size is 64 to 4096 pixels a side, got {w}x{h}")
+    return w, h
+
+
 @dataclass(frozen=True)
 class FaceTraining:
     """How a face reader is trained (a recipe's ``dice_faces`` section). ``renders``: more
-    renders (``(count, seed)`` each; ``[{"count": N, "seed": S}]`` in the recipe) whose dice,
-    every split of them, join the training dice: the reader learns from more dice than the
-    detector's data holds (a die is a few of a render's pieces).
+    renders (``[{"count": N, "seed": S}]`` in the recipe, with ``"size": [W, H]`` for another
+    image size than the recipe's: a camera with more pixels) whose dice, every split of them,
+    join the training dice: the reader learns from more dice than the detector's data holds
+    (a die is a few of a render's pieces), and from dice as larger frames show them.
 
-    >>> FaceTraining.from_json({"epochs": 40, "renders": [{"count": 6000, "seed": 11}]}).renders
-    ((6000, 11),)
+    >>> FaceTraining.from_json({"epochs": 40, "renders": [{"count": 6000, "seed": 11},
+    ...                         {"count": 10, "seed": 12, "size": [1280, 960]}]}).renders
+    (MoreRenders(count=6000, seed=11, size=None), MoreRenders(count=10, seed=12, size=(1280, 960)))
     """
 
     epochs: int = 30
     seed: int = 0
     variants: int = 1  # fresh jittered crops of every die per epoch
-    renders: tuple[tuple[int, int], ...] = ()
+    renders: tuple[MoreRenders, ...] = ()
 
     @classmethod
     def from_json(cls, doc: dict[str, Any] | None) -> FaceTraining | None:
         if doc is None:
             return None
         try:
-            renders = tuple((int(r["count"]), int(r["seed"])) for r in doc.get("renders", ()))
+            renders = tuple(MoreRenders(int(r["count"]), int(r["seed"]), _render_size(r.get("size")))
+                            for r in doc.get("renders", ()))
             settings = cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
                            variants=int(doc.get("variants", 1)), renders=renders)
-        except (KeyError, TypeError, ValueError) as err:
+        except (AttributeError, KeyError, TypeError, ValueError) as err:
             raise FaceReaderError(f"malformed dice_faces section: {type(err).__name__}: {err}") from None
-        if any(count < 1 for count, _ in renders):
+        if any(r.count < 1 for r in renders):
             raise FaceReaderError("malformed dice_faces section: each of its renders needs a count of at least 1")
         return settings
 

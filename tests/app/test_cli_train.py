@@ -336,7 +336,8 @@ def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner
     from vision.dice_faces import FaceReader, dataset_names, die_kind
 
     doc = json.loads(Path(models.__file__).with_name("when-gods-collide.json").read_text())
-    doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 6000, "seed": 9}]}
+    doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 6000, "seed": 9},
+                                                  {"count": 3000, "seed": 9, "size": [800, 600]}]}
     recipe = tmp_path / "faces.json"
     recipe.write_text(json.dumps(doc))
     out = tmp_path / "out"
@@ -345,7 +346,14 @@ def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner
     assert result.code == 0, result.err
     extra = json.loads((out / "data-seed9" / "dataset.json").read_text())
     assert (extra["count"], extra["seed"]) == (12, 9)  # 6 of the recipe's 3000: 12 of these 6000
-    assert f"on the dice of {out / 'data'} and {out / 'data-seed9'}" in result.out
+    larger = json.loads((out / "data-seed9-800x600" / "dataset.json").read_text())
+    assert (larger["count"], larger["seed"]) == (6, 9)  # the same seed, its own folder, larger frames
+    import cv2
+
+    frame = cv2.imread(str(next((out / "data-seed9-800x600" / "images").rglob("*.jpg"))))
+    assert frame.shape[:2] == (600, 800)
+    assert (f"on the dice of {out / 'data'} and {out / 'data-seed9'} and {out / 'data-seed9-800x600'}"
+            in result.out)
     reader = FaceReader.load(out / "when-gods-collide.faces.pt")
     dice = {i for i, n in enumerate(dataset_names(out / "data")) if die_kind(n)}
 
@@ -353,7 +361,8 @@ def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner
         return sum(int(row.split()[0]) in dice for f in labels.rglob("*.txt") for row in f.read_text().splitlines())
 
     assert count(out / "data-seed9" / "labels") > 0
-    assert reader.metrics["train_dice"] == count(out / "data" / "labels" / "train") + count(out / "data-seed9" / "labels")
+    assert reader.metrics["train_dice"] == (count(out / "data" / "labels" / "train") + count(out / "data-seed9" / "labels")
+                                            + count(out / "data-seed9-800x600" / "labels"))
     doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 0, "seed": 9}]}
     recipe.write_text(json.dumps(doc))
     bad = cli("train", "when-gods-collide", "--recipe", str(recipe), "--faces-only", "--count", "6",

@@ -180,10 +180,22 @@ def test_more_renders_are_training_dice_every_split_of_them(tmp_path):
 
 
 @pytest.mark.parametrize("section", [{"renders": [{"count": 0, "seed": 3}]}, {"renders": [{"seed": 3}]},
-                                     {"renders": 5}, {"epochs": "many"}])
+                                     {"renders": 5}, {"epochs": "many"},
+                                     {"renders": [{"count": 5, "seed": 3, "size": [1280]}]},
+                                     {"renders": [{"count": 5, "seed": 3, "size": "1280 by 960"}]},
+                                     {"renders": [{"count": 5, "seed": 3, "size": [20, 960]}]},
+                                     {"renders": [{"count": 5, "seed": 3, "size": {"w": 1280}}]}])
 def test_a_malformed_face_reader_section_is_refused(section):
     with pytest.raises(FaceReaderError, match="malformed dice_faces section"):
         FaceTraining.from_json(section)
+
+
+def test_more_renders_take_a_size_as_a_list_or_wxh():
+    renders = FaceTraining.from_json({"renders": [{"count": 5, "seed": 3, "size": [1280, 960]},
+                                                  {"count": 6, "seed": 4, "size": "1920X1080"},
+                                                  {"count": 7, "seed": 5}]}).renders
+    assert [r.size for r in renders] == [(1280, 960), (1920, 1080), None]
+    assert [(r.count, r.seed) for r in renders] == [(5, 3), (6, 4), (7, 5)]
 
 
 def test_training_needs_dice(tmp_path):
