@@ -149,6 +149,24 @@ def _json(sampler: PositionSampler, index: int) -> dict:
     return s.game.state_to_json(s.state)
 
 
+def test_when_gods_collide_playouts_keep_their_tiles_on_the_kit_mat() -> None:
+    """A playout never lays a tile where the kit's 16 x 16 mat cannot hold the board: seed
+    22's 108th playout (images 3424 to 3455) drew such a tile, and its images could not be
+    rendered. Each of its positions now is one the kit lays out, and renders."""
+    from vision.artwork.when_gods_collide import WhenGodsCollideKit
+
+    sampler = PositionSampler("when-gods-collide", 22)
+    for index in range(3424, 3456, 4):
+        s = sampler.sample(index)
+        tiles = s.game.state_to_json(s.state)["tiles"]
+        squares = [tuple(int(v) for v in t["at"].split(",")) for t in tiles]
+        assert max(x for x, _ in squares) + 2 - min(x for x, _ in squares) <= 16
+        assert max(y for _, y in squares) + 2 - min(y for _, y in squares) <= 16
+        WhenGodsCollideKit.mat_offset(tiles)  # raises ArtworkError for a board off the mat
+    rendered = Renderer("when-gods-collide", seed=22).render(3424)
+    assert rendered.image.shape[:2] == (480, 640) and rendered.yolo_text().strip()
+
+
 def test_the_dataset_yaml_loads_with_the_class_names(tmp_path) -> None:
     summary = write_dataset("the-game", tmp_path, 2, seed=1, options=RenderOptions(hands=0.0), val_every=2)
     data = yaml.safe_load((tmp_path / "data.yaml").read_text())

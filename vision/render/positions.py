@@ -32,7 +32,7 @@ from rules.core import CHANCE, GameRules
 from rules.errors import RulesError
 from rules.registry import get_game
 
-__all__ = ["Sampled", "PositionSampler", "RngDice", "GAME_OPTIONS", "replay_record"]
+__all__ = ["GAME_OPTIONS", "PositionSampler", "RngDice", "Sampled", "replay_record"]
 
 #: Options varied between playouts, per game (each playout picks one at random).
 GAME_OPTIONS: dict[str, list[dict[str, Any]]] = {
@@ -221,9 +221,37 @@ def _random_step(game: GameRules[Any, Any], state: Any, rng: np.random.Generator
             if not actions:
                 return None
             action = actions[int(rng.integers(len(actions)))]
+            if name == "when-gods-collide":
+                return _on_the_mat(game, state, action, actions, rng)
         return game.apply(state, action, RngDice(rng)).state
     except RulesError:
         return None
+
+
+def _mat_holds(game: GameRules[Any, Any], state: Any) -> bool:
+    """Whether When Gods Collide's tiles span at most the kit mat's 16 x 16 squares."""
+    squares = [tuple(int(v) for v in str(t["at"]).split(",")) for t in game.state_to_json(state).get("tiles") or []]
+    if not squares:
+        return True
+    xs, ys = [x for x, _ in squares], [y for _, y in squares]
+    return max(xs) + 2 - min(xs) <= 16 and max(ys) + 2 - min(ys) <= 16
+
+
+def _on_the_mat(game: GameRules[Any, Any], state: Any, action: Any, actions: list[Any],
+                rng: np.random.Generator) -> Any | None:
+    """``action`` applied, or, when it lays a tile where the kit's mat cannot hold the board,
+    another of ``actions`` that keeps it on the mat (``None``: none does): a rendered table
+    is always one the kit can lay out."""
+    after = game.apply(state, action, RngDice(rng)).state
+    if _mat_holds(game, after):
+        return after
+    for i in rng.permutation(len(actions)):
+        if actions[int(i)] == action:
+            continue
+        after = game.apply(state, actions[int(i)], RngDice(rng)).state
+        if _mat_holds(game, after):
+            return after
+    return None
 
 
 # -- starting positions that need a set-up -------------------------------------------------
