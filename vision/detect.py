@@ -480,6 +480,35 @@ class _UltralyticsRunner:
         return Detections.from_ultralytics(result)
 
 
+def letterbox(frame: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, float, int, int]:
+    """``frame`` scaled to fit ``shape`` (height, width) and centred on grey (114), as
+    ultralytics letterboxes; returns the canvas, the scale, and the top and left padding. A
+    frame made smaller is averaged over each pixel's area (``INTER_AREA``), not sampled: a
+    1280-pixel camera frame read at 640 then looks as the detector's 640-pixel training
+    renders do, instead of aliased (When Gods Collide's held-out boards at 1280x960: 95.0 %
+    fully right against 93.5 %; at 640x480, the four grid games' held-out figures moved by a
+    frame at most). One made larger is interpolated.
+
+    >>> canvas, r, top, left = letterbox(np.zeros((480, 640, 3), np.uint8), (640, 640))
+    >>> canvas.shape, r, top, left
+    ((640, 640, 3), 1.0, 80, 0)
+    """
+    import cv2
+
+    h, w = frame.shape[:2]
+    th, tw = shape
+    r = min(th / h, tw / w)
+    nh, nw = round(h * r), round(w * r)
+    top, left = round((th - nh) / 2 - 0.1), round((tw - nw) / 2 - 0.1)
+    if (nh, nw) == (h, w):
+        img = frame
+    else:
+        img = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    canvas = np.full((th, tw, 3), 114, np.uint8)
+    canvas[top:top + nh, left:left + nw] = img
+    return canvas, r, top, left
+
+
 class _OnnxRunner:
     """ONNX Runtime on an ultralytics export: letterbox, run, decode, NMS."""
 
@@ -511,16 +540,8 @@ class _OnnxRunner:
         return self.session.run(None, {self.input_name: blob})[0][0]
 
     def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
-        import cv2
-
         h, w = frame.shape[:2]
-        th, tw = self.shape
-        r = min(th / h, tw / w)
-        nh, nw = round(h * r), round(w * r)
-        top, left = round((th - nh) / 2 - 0.1), round((tw - nw) / 2 - 0.1)
-        img = frame if (nh, nw) == (h, w) else cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_LINEAR)
-        canvas = np.full((th, tw, 3), 114, np.uint8)
-        canvas[top:top + nh, left:left + nw] = img
+        canvas, r, top, left = letterbox(frame, self.shape)
         out = self._infer(canvas)  # (4 + nc [+ K*3], A)
         nc = len(self.info.names)
         scores = out[4:4 + nc]

@@ -321,3 +321,22 @@ def test_prepare_makes_every_size_before_the_first_frame_needs_one() -> None:
     assert at.log == [640, 768] and at.made == [640, 640, *others]  # read again at 768, made before
     fixed = Detector(at(640), at(640).info, "onnx")  # no piece scale: one size, nothing to prepare
     assert fixed.prepare() == ()
+
+
+def test_a_frame_made_smaller_for_the_network_is_averaged_not_aliased() -> None:
+    """Stripes a pixel wide, read at half size, are their average grey (as a render made at
+    that size shows them), not every other stripe; the letterbox's padding is the grey
+    ultralytics uses, and a frame made larger keeps its edges."""
+    from vision.detect import letterbox
+
+    stripes = np.zeros((960, 1280, 3), np.uint8)
+    stripes[:, ::2] = 255
+    canvas, r, top, left = letterbox(stripes, (640, 640))
+    assert (r, top, left) == (0.5, 80, 0)
+    inside = canvas[top:top + 480].astype(int)
+    assert np.abs(inside - 127.5).max() <= 1
+    assert (canvas[:top] == 114).all() and (canvas[top + 480:] == 114).all()
+    edge = np.zeros((100, 100, 3), np.uint8)
+    edge[:, 50:] = 200
+    big, r, top, left = letterbox(edge, (200, 200))
+    assert r == 2.0 and big[:, :98].max() == 0 and big[:, 102:].min() == 200
