@@ -1,10 +1,10 @@
 """Detector time per 640x480 frame: ultralytics, ONNX Runtime and OpenVINO side by side.
 
     python3 benchmarks/detector_speed.py [--frames 40] [--repeat 3] [--threads 2] [--imgsz N]
-                                         [--backend B] [GAME_OR_WEIGHTS ...]
+                                         [--backend B] [--size WxH] [GAME_OR_WEIGHTS ...]
 
-For each model (default: every shipped one) it renders ``--frames`` 640x480 frames of the
-model's game with a fixed seed (weights given by path are timed on OneWorld frames), loads
+For each model (default: every shipped one) it renders ``--frames`` 640x480 frames (``--size``:
+a camera with more pixels, the same views) of the model's game with a fixed seed (weights given by path are timed on OneWorld frames), loads
 the model once per backend, runs 5 warm-up frames, then times ``Detector.detect`` (the
 whole call: letterbox, inference, decoding, non-maximum suppression, conversion to
 ``Detections``) over every frame ``--repeat`` times, with ``time.perf_counter``. It prints
@@ -33,13 +33,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tabletop.argtypes import frame_size
+
 TARGET_MS = 60.0
 
 
-def frames_for(game: str, count: int, seed: int = 20261120) -> list:  # type: ignore[type-arg]
+def frames_for(game: str, count: int, seed: int = 20261120,  # type: ignore[type-arg]
+               size: tuple[int, int] = (640, 480)) -> list:
     from vision.render import Renderer, RenderOptions
 
-    renderer = Renderer(game, seed=seed, options=RenderOptions(size=(640, 480)))
+    renderer = Renderer(game, seed=seed, options=RenderOptions(size=size))
     return [renderer.render(i).image for i in range(count)]
 
 
@@ -89,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
                         "says: a grid game's frames at the size their pieces need)")
     parser.add_argument("--backend", choices=("ultralytics", "onnx", "openvino"), action="append",
                         help="time this backend only (may be repeated)")
+    parser.add_argument("--size", type=frame_size, default=(640, 480), metavar="WxH",
+                        help="the frames' size (default 640x480, the target's; 1280x960: a camera with more pixels)")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     import torch
@@ -108,13 +113,13 @@ def main(argv: list[str] | None = None) -> int:
             if backend in backends:
                 backends.remove(backend)
                 print(f"{module} is not installed: {backend} is not timed (pip install {module} onnx)")
-    print(f"{args.frames} frames x {args.repeat}, 640x480, {args.threads} threads, "
+    print(f"{args.frames} frames x {args.repeat}, {args.size[0]}x{args.size[1]}, {args.threads} threads, "
           f"load average {os.getloadavg()[0]:.2f} at the start")
     print(f"{'model':<22}{'backend':<13}{'median':>9}{'mean':>9}{'p95':>9}{'once':>9}{'load s':>9}  "
           f"target {TARGET_MS:.0f} ms")
     for name in names:
         game = name if not Path(name).suffix else "oneworld"
-        frames = frames_for(game, args.frames)
+        frames = frames_for(game, args.frames, size=args.size)
         found = {}
         for backend in backends:
             detector, load_s, times, once, results = time_backend(name, backend, frames, args.repeat, args.imgsz)
