@@ -130,16 +130,32 @@ def test_the_game_illegal_turns_are_too_long_by_more_than_the_camera_measures() 
     assert verdict.code == "too-far" and info["excess"] > info["tolerance"] + MEASURE_IN
 
 
-def test_a_position_the_kits_mat_cannot_hold_gives_way_to_another() -> None:
-    """Seed 7002's When Gods Collide turn 53 starts from tiles spread 18 squares wide, more
-    than the printed mat's 16: no camera shows such a board, and the turn is drawn from
-    another position instead of stopping the benchmark."""
+def test_a_position_the_kits_mat_cannot_hold_gives_way_to_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 7002's When Gods Collide turn 53 started from tiles spread 18 squares wide, more
+    than the printed mat's 16; playouts now keep their tiles on the mat, and the turn is drawn
+    from its own position. Should a position off the mat come all the same, no camera shows
+    it: the turn is drawn from another position instead of stopping the benchmark."""
     from vision.artwork import ArtworkError
 
     game, state = turns.sample_position("when-gods-collide", 7002, 53)
-    legal = turns._move_actions(game, state)
+    tiles = game.state_to_json(state)["tiles"]
+    squares = [tuple(int(v) for v in t["at"].split(",")) for t in tiles]
+    assert max(x for x, _ in squares) + 2 - min(x for x, _ in squares) <= 16
+    turn = turns.make_turn("when-gods-collide", 7002, 53, False, size=(320, 240))
+    assert turn.game.state_to_json(turn.state) == game.state_to_json(state)
+
+    doc = game.state_to_json(state)  # the same position with a row of tiles running off the mat
+    x, y = max(squares)
+    while x + 2 - min(s[0] for s in squares) <= 16:
+        x += 2
+        doc["tiles"].append({"at": f"{x},{y}", "owner": doc["tiles"][-1]["owner"]})
+    wide = game.state_from_json(doc)
+    legal = turns._move_actions(game, wide)
     with pytest.raises(ArtworkError, match="the mat holds 16 x 16"):
-        turns._illegal_move("when-gods-collide", game, state, legal, np.random.default_rng([7002, 53, 0, 23]))
+        turns._illegal_move("when-gods-collide", game, wide, legal, np.random.default_rng([7002, 53, 0, 23]))
+    sample = turns.sample_position
+    monkeypatch.setattr(turns, "sample_position",
+                        lambda name, seed, index: (game, wide) if index == 53 else sample(name, seed, index))
     turn = turns.make_turn("when-gods-collide", 7002, 53, False, size=(320, 240))
     assert not turn.verdict.legal and turn.images[0].shape == (240, 320, 3)
-    assert turn.game.state_to_json(turn.state) != game.state_to_json(state)
+    assert turn.game.state_to_json(turn.state) not in (doc, game.state_to_json(state))
