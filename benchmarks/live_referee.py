@@ -1,11 +1,11 @@
 """The live referee over rendered turns: illegal moves flagged, false alarms, latency, frames a second.
 
     nice -n 10 python3 benchmarks/live_referee.py [--game GAME ...] [--turns 200] [--seed 7001]
-                                                  [--truth-only] [--drop-stale] [--json FILE]
+                                                  [--truth-only] [--drop-stale] [--size WxH] [--json FILE]
 
 For each game, ``--turns`` turns (:mod:`benchmarks.turns`: a position of a seeded random
-playout, about half legal moves and half illegal ones, drawn at 640x480 in a fresh camera
-view per turn, on a 15 fps stream clock) are fed to a fresh :class:`LivePipeline` each,
+playout, about half legal moves and half illegal ones, drawn at 640x480 (``--size``: a camera
+with more pixels) in a fresh camera view per turn, on a 15 fps stream clock) are fed to a fresh :class:`LivePipeline` each,
 twice:
 
 * **truth**: a detector double that returns the renderer's labels (every piece and hand the
@@ -52,6 +52,7 @@ for p in (ROOT, ROOT / "benchmarks"):
 
 from turns import NOISE, Turn, TurnRenderer, make_turn, same_on_table
 
+from tabletop.argtypes import frame_size
 from vision.detect import BACKENDS
 
 GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds", "the-game")
@@ -332,7 +333,7 @@ def steal_share(before: tuple[int, int] | None, after: tuple[int, int] | None) -
 
 def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print,
              imgsz: int | None = None, every_frame: bool = False, backend: str = "auto",
-             drop_stale: bool = False) -> dict[str, Any]:
+             drop_stale: bool = False, size: tuple[int, int] = (640, 480)) -> dict[str, Any]:
     modes = ["truth"]
     detector = None
     if not truth_only:
@@ -347,7 +348,7 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
             modes.append("real")
         else:
             say(f"{game}: no models/{game}.pt, the truth double only")
-    renderer = TurnRenderer(game)
+    renderer = TurnRenderer(game, size)
     results: dict[str, list[TurnResult]] = {m: [] for m in modes}
     half = [k < turns // 2 for k in range(turns)]  # as many illegal turns as legal ones (+-1)
     np.random.default_rng([seed, 31]).shuffle(half)
@@ -389,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drop-stale", action="store_true", help="read frames as tabletop play reads a camera: "
                         "once a frame is read, the newest frame come by then on the real-time clock is next and "
                         "those before it are skipped (the figures then depend on this machine's speed)")
+    parser.add_argument("--size", type=frame_size, default=(640, 480), metavar="WxH",
+                        help="the frames' size (default 640x480, the targets'; 1280x960: a camera with more pixels)")
     parser.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every turn's figures as JSON")
     args = parser.parse_args(argv)
@@ -396,13 +399,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--turns must be at least 1")
     out: dict[str, Any] = {"seed": args.seed, "turns": args.turns, "noise": args.noise, "targets": TARGETS,
                            "read_every_frame": args.read_every_frame, "backend": args.backend,
-                           "drop_stale": args.drop_stale,
+                           "drop_stale": args.drop_stale, "size": list(args.size),
                            "load_average": os.getloadavg()[0], "games": {}}
     for game in args.game or GAMES:
         out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise, imgsz=args.imgsz,
                                      every_frame=args.read_every_frame, backend=args.backend,
-                                     drop_stale=args.drop_stale)
-    print(f"\nseed {args.seed}, {args.turns} turns a game, 640x480, noise +-{args.noise}, "
+                                     drop_stale=args.drop_stale, size=args.size)
+    print(f"\nseed {args.seed}, {args.turns} turns a game, {args.size[0]}x{args.size[1]}, noise +-{args.noise}, "
           f"load average {os.getloadavg()[0]:.1f}; "
           f"targets: >= {TARGETS['fps']:.0f} fps, <= {TARGETS['latency_s']} s, >= 99% flagged, "
           "<= 1 false alarm per 200 legal moves, 0 under a hand")
