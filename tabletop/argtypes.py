@@ -50,12 +50,13 @@ def share(zero: bool = True) -> Callable[[str], float]:
     return parse
 
 
-def frame_size(text: str) -> tuple[int, int]:
-    """A frame size ``WIDTHxHEIGHT`` (each side 64 to 4096 pixels)."""
+def frame_size(text: str, example: str = "such as 1280x720") -> tuple[int, int]:
+    """A frame size ``WIDTHxHEIGHT`` (each side 64 to 4096 pixels); ``example`` follows
+    "expected WIDTHxHEIGHT" in the message for text that is not one."""
     try:
         w, h = (int(v) for v in text.lower().replace("*", "x").split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT {example}, got {text!r}") from None
     if not (64 <= w <= 4096 and 64 <= h <= 4096):
         raise argparse.ArgumentTypeError(f"frame size {w}x{h}: each side must be 64 to 4096 pixels")
     return w, h

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.argtypes import share, whole
+from tabletop.argtypes import frame_size, share, whole
 from tabletop.errors import InputError
 
 __all__ = ["ProgressBar", "add_render_parser", "parse_size", "run_render"]
@@ -33,13 +33,7 @@ def parse_size(text: str) -> tuple[int, int] | None:
     """
     if text.strip().lower() == "random":
         return None
-    try:
-        w, h = (int(v) for v in text.lower().replace("*", "x").split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 640x480, or 'random', got {text!r}") from None
-    if not (64 <= w <= 4096 and 64 <= h <= 4096):
-        raise argparse.ArgumentTypeError(f"image size {w}x{h}: each side must be 64 to 4096 pixels")
-    return w, h
+    return frame_size(text, "such as 640x480, or 'random'")
 
 
 def add_render_parser(commands: Any, formatter: Callable[[str], argparse.HelpFormatter], parser_class: type,
