@@ -229,12 +229,18 @@ def _random_step(game: GameRules[Any, Any], state: Any, rng: np.random.Generator
 
 
 def _mat_holds(game: GameRules[Any, Any], state: Any) -> bool:
-    """Whether When Gods Collide's tiles span at most the kit mat's 16 x 16 squares."""
-    squares = [tuple(int(v) for v in str(t["at"]).split(",")) for t in game.state_to_json(state).get("tiles") or []]
-    if not squares:
+    """Whether the kit can lay When Gods Collide's tiles out on its 16 x 16 mat."""
+    from vision.artwork import ArtworkError
+    from vision.artwork.when_gods_collide import WhenGodsCollideKit
+
+    tiles = game.state_to_json(state).get("tiles") or []
+    if not tiles:  # none laid yet
         return True
-    xs, ys = [x for x, _ in squares], [y for _, y in squares]
-    return max(xs) + 2 - min(xs) <= 16 and max(ys) + 2 - min(ys) <= 16
+    try:
+        WhenGodsCollideKit.mat_offset(tiles)
+    except ArtworkError:
+        return False
+    return True
 
 
 def _on_the_mat(game: GameRules[Any, Any], state: Any, action: Any, actions: list[Any],
