@@ -46,8 +46,8 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--glob", default="*", metavar="PATTERN", help="with --images: which files (default all)")
     p.add_argument("--camera-size", type=frame_size, default=None, metavar="WxH",
                    help="with --camera: ask the camera for frames of this size, e.g. 1280x720 (default: the "
-                   "camera's own, often 640x480); dice and small pieces are read better with more pixels, "
-                   "the detector's time stays about the same")
+                   "camera's own, often 640x480); small pieces and their front dots are read better with "
+                   "more pixels")
     p.add_argument("--no-frame-drop", action="store_true",
                    help="with --camera or --url: read every frame in order, even when reading falls behind the "
                         "stream (default: skip to the newest frame)")
