@@ -158,20 +158,27 @@ def _make_detector(dictionary: Any, config: MarkerConfig) -> Any:
 
 
 def detect_markers(
-    image: Any, dictionary: Any = DICTIONARY, config: MarkerConfig = MarkerConfig()
+    image: Any, dictionary: Any = DICTIONARY, config: MarkerConfig = MarkerConfig(), zoom: int = 1
 ) -> MarkerSighting:
     """Find ArUco markers in a frame, corners refined to sub-pixel.
 
     ``dictionary`` is a predefined dictionary's name (``"DICT_4X4_50"``) or a
-    ``cv2.aruco.Dictionary`` (e.g. read from a file).
+    ``cv2.aruco.Dictionary`` (e.g. read from a file). ``zoom``: look at the frame enlarged
+    this many times (bicubic), for markers too small or slanted to decode at its own size: a
+    far corner seen low over the table, whose bits are a pixel or two (four times the
+    pixels to search: for a frame where too few markers were found). The corners are given
+    in the frame's own pixels either way.
     """
     gray = as_gray(image)
+    size = (int(gray.shape[1]), int(gray.shape[0]))
+    zoom = max(1, int(zoom))
+    if zoom > 1:
+        gray = cv2.resize(gray, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
     detector = (
         _detector(dictionary, config)
         if isinstance(dictionary, str)
         else _make_detector(dictionary, config)
     )
-    size = (int(gray.shape[1]), int(gray.shape[0]))
     pad = max(0, int(config.edge_pad_px))
     if pad:
         gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=128)
@@ -195,7 +202,8 @@ def detect_markers(
         hits = np.flatnonzero(ids == marker_id)
         keep.append(int(hits[np.argmax(scores[hits])]))
     keep.sort()
-    return MarkerSighting(ids[keep], pts[keep] - pad, size)
+    # pixel centres: x in the enlarged frame is zoom * x + (zoom - 1) / 2 in the frame's own
+    return MarkerSighting(ids[keep], (pts[keep] - pad - (zoom - 1) / 2) / zoom, size)
 
 
 def refine_marker_edges(

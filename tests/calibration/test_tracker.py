@@ -11,7 +11,12 @@ import pytest
 
 from calibration.errors import CalibrationError
 from calibration.markers import MarkerSpec, detect_markers, kit, read_image
-from calibration.synthetic import camera_homography, pose_errors, render_with_homography
+from calibration.synthetic import (
+    camera_homography,
+    pose_errors,
+    render_frame,
+    render_with_homography,
+)
 from calibration.tracker import HOLDING, MOVED, SEARCHING, TRACKING, PoseTracker, TrackerConfig
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "real" / "aruco"
@@ -184,3 +189,40 @@ def test_real_photos_board_moved_under_a_mouse() -> None:
     assert (
         tracker.update(covered).events == ()
     )  # the bottom-right marker stays hidden: said at calibration
+
+
+def test_markers_too_small_to_decode_are_looked_for_closer_before_a_pose(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame where the far markers are too small to decode at the frame's own size (the
+    mat seen from far, at 640x360): with no pose yet, the tracker looks again at the frame
+    enlarged twice, and calibrates from the markers found there, where the points land."""
+    spec = kit("when-gods-collide-mat")
+    frame = render_frame(spec, seed=1, tilt=50)
+    small = cv2.resize(frame.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    own = detect_markers(small, spec.dictionary)
+    assert not spec.enough([i for i in spec.ids if own.corners_of(i) is not None])
+    closer = detect_markers(small, spec.dictionary, zoom=2)
+    for i in own.ids:  # the same markers found both ways agree on their corners
+        assert np.abs(closer.corners_of(i) - own.corners_of(i)).max() < 0.5
+
+    update = PoseTracker(spec).update(small)
+    assert update.pose is not None and update.state == "tracking"
+    assert update.events[0].text == f"board found: calibrated from {len(closer.ids)} markers"
+    half = np.diag([0.5, 0.5, 1.0]) @ frame.board_to_image  # the true pose at half size
+    corners = np.array([[0, 0], [16, 0], [16, 16], [0, 16]], float)
+    truth = cv2.perspectiveTransform(corners[None], half)[0]
+    assert np.abs(update.pose.to_image(corners) - truth).max() < 1.5
+
+    followed = PoseTracker(spec)  # with a pose already, a frame is not looked at closer
+    followed.update(small)
+    import calibration.tracker as tracker_module
+
+    calls: list[int] = []
+    real = tracker_module.detect_markers
+
+    def counting(*args: object, zoom: int = 1, **kwargs: object) -> object:
+        calls.append(zoom)
+        return real(*args, zoom=zoom, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tracker_module, "detect_markers", counting)
+    followed.update(small)
+    assert calls == [1]
