@@ -38,6 +38,7 @@ _LAZY = {
     "detect_markers": "calibration.markers",
     "fit_markers": "calibration.markers",
     "locate_board": "calibration.markers",
+    "sight_kit": "calibration.markers",
     "pose_from_markers": "calibration.markers",
     "parse_corners": "calibration.manual",
     "pose_from_corners": "calibration.manual",

@@ -89,6 +89,7 @@ __all__ = [
     "read_image",
     "refine_marker_edges",
     "scale_marker_spec",
+    "sight_kit",
 ]
 
 
@@ -288,14 +289,38 @@ def _project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
     return q[:, :2] / q[:, 2:3]
 
 
+def sight_kit(
+    image: Any,
+    spec: MarkerSpec,
+    config: MarkerConfig = MarkerConfig(),  # noqa: B008 (frozen, from marker_detection)
+) -> MarkerSighting:
+    """The kit's markers in a frame. When too few are decoded to fix the pose, the frame is
+    looked at again enlarged twice (``detect_markers(..., zoom=2)``) and the kit's markers
+    found only there are added: the far side of a board seen low over the table, or from
+    far, has markers whose bits are a pixel or two. :func:`fit_markers` then checks that
+    they agree with the rest."""
+    sighting = detect_markers(image, spec.dictionary, config)
+    if spec.enough([i for i in spec.ids if sighting.corners_of(i) is not None]):
+        return sighting
+    closer = detect_markers(image, spec.dictionary, config, zoom=2)
+    missing = [i for i in spec.ids if sighting.corners_of(i) is None and closer.corners_of(i) is not None]
+    if not missing:
+        return sighting
+    ids = np.concatenate([sighting.ids, np.array(missing, int)])
+    corners = np.concatenate([sighting.corners.reshape(-1, 4, 2),
+                              np.stack([closer.corners_of(i) for i in missing])])  # type: ignore[misc]
+    return MarkerSighting(ids, corners, sighting.frame_size)
+
+
 def locate_board(
     image: Any,
     spec: MarkerSpec,
     camera: PointUndistorter | None = None,
     config: MarkerConfig = MarkerConfig(),  # noqa: B008 (frozen, from marker_detection)
 ) -> MarkerFit:
-    """Detect the kit's markers in a frame and fit the board pose (see :func:`fit_markers`)."""
-    return fit_markers(detect_markers(image, spec.dictionary, config), spec, camera, config)
+    """Find the kit's markers in a frame (:func:`sight_kit`) and fit the board pose (see
+    :func:`fit_markers`)."""
+    return fit_markers(sight_kit(image, spec, config), spec, camera, config)
 
 
 def pose_from_markers(

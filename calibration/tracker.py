@@ -42,6 +42,7 @@ from calibration.markers import (
     PointUndistorter,
     detect_markers,
     fit_markers,
+    sight_kit,
 )
 from calibration.pose import BoardPose
 
@@ -139,25 +140,9 @@ class PoseTracker:
             if residual is None or residual <= self.config.move_threshold_px / 2:
                 self._frame += 1
                 return self._follow(quick, visible, residual)
-        sighting = detect_markers(frame, self.spec.dictionary, markers)
-        if self._pose is None and not self.spec.enough(self._visible(sighting)):
-            sighting = self._closer_look(frame, sighting)
-        return self.update_sighting(sighting)
-
-    def _closer_look(self, frame: Any, sighting: MarkerSighting) -> MarkerSighting:
-        """``sighting`` with the kit's markers it lacks, looked for again in ``frame``
-        enlarged twice: with no pose yet, a frame where some markers are too small or
-        slanted to decode at their own size (the far side of a board seen low over the
-        table) is not lost for want of them. Only the kit's own ids are taken; the fit
-        checks that they agree with the rest."""
-        closer = detect_markers(frame, self.spec.dictionary, self.config.markers, zoom=2)
-        missing = [i for i in self.spec.ids if sighting.corners_of(i) is None and closer.corners_of(i) is not None]
-        if not missing:
-            return sighting
-        ids = np.concatenate([sighting.ids, np.array(missing, int)])
-        corners = np.concatenate([sighting.corners.reshape(-1, 4, 2),
-                                  np.stack([closer.corners_of(i) for i in missing])])  # type: ignore[misc]
-        return MarkerSighting(ids, corners, sighting.frame_size)
+        if self._pose is None:  # a first pose: markers too small to decode are looked at closer
+            return self.update_sighting(sight_kit(frame, self.spec, markers))
+        return self.update_sighting(detect_markers(frame, self.spec.dictionary, markers))
 
     def update_sighting(self, sighting: MarkerSighting) -> TrackerUpdate:
         self._frame += 1

@@ -28,6 +28,7 @@ from calibration.markers import (
     owner_of,
     pose_from_markers,
     read_image,
+    sight_kit,
 )
 from calibration.synthetic import pose_errors, render_frame
 
@@ -458,3 +459,22 @@ def test_real_single_markers_photo_other_dictionary() -> None:
         CalibrationError, match="no markers of Battle Grounds' advanced board found|only 1 of 4"
     ):
         pose_from_markers(image, kit("battle-grounds-advanced"))
+
+
+def test_a_board_whose_far_markers_are_too_small_to_decode_is_still_located() -> None:
+    """The mat seen from far (640x360): two of its markers decode at the frame's own size,
+    not enough for a pose; enlarged twice, the others do too, and the board is located
+    where it is."""
+    spec = kit("when-gods-collide-mat")
+    frame = render_frame(spec, seed=1, tilt=50)
+    small = cv2.resize(frame.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    own = detect_markers(small, spec.dictionary)
+    assert len(own.ids) == 2 and not spec.enough(list(own.ids))
+    seen = sight_kit(small, spec)
+    assert set(own.ids) < set(seen.ids) <= set(spec.ids) and spec.enough(list(seen.ids))
+    fit = locate_board(small, spec)
+    corners = np.array([[0, 0], [16, 0], [16, 16], [0, 16]], float)
+    truth = cv2.perspectiveTransform(corners[None], np.diag([0.5, 0.5, 1.0]) @ frame.board_to_image)[0]
+    assert len(fit.used) >= 3 and np.abs(fit.pose.to_image(corners) - truth).max() < 1.5
+    whole = sight_kit(frame.image, spec)  # at full size every marker decodes: no closer look
+    assert sorted(whole.ids) == sorted(detect_markers(frame.image, spec.dictionary).ids)
