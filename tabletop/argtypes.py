@@ -51,12 +51,14 @@ def share(zero: bool = True) -> Callable[[str], float]:
 
 
 def frame_size(text: str, example: str = "such as 1280x720") -> tuple[int, int]:
-    """A frame size ``WIDTHxHEIGHT`` (each side 64 to 4096 pixels); ``example`` follows
-    "expected WIDTHxHEIGHT" in the message for text that is not one."""
+    """A frame size ``WIDTHxHEIGHT`` (each side 64 to 4096 pixels: :func:`vision.sizes.frame_size`);
+    ``example`` follows "expected WIDTHxHEIGHT" in the message for text that is not one."""
+    from vision.sizes import SizeFormatError
+    from vision.sizes import frame_size as parse
+
     try:
-        w, h = (int(v) for v in text.lower().replace("*", "x").split("x"))
-    except ValueError:
+        return parse(text)
+    except SizeFormatError:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT {example}, got {text!r}") from None
-    if not (64 <= w <= 4096 and 64 <= h <= 4096):
-        raise argparse.ArgumentTypeError(f"frame size {w}x{h}: each side must be 64 to 4096 pixels")
-    return w, h
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None

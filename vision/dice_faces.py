@@ -32,6 +32,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from vision.sizes import frame_size
+
 __all__ = [
     "FACES_SUFFIX",
     "FaceReader",
@@ -466,19 +468,6 @@ class MoreRenders(NamedTuple):
     size: tuple[int, int] | None = None
 
 
-def _render_size(value: Any) -> tuple[int, int] | None:
-    """A render size from a recipe: ``[W, H]`` or ``"WxH"`` (``None``: not given)."""
-    if value is None:
-        return None
-    parts = value.lower().split("x") if isinstance(value, str) else list(value)
-    if len(parts) != 2:
-        raise ValueError(f"a size is [width, height] or 'WxH', got {value!r}")
-    w, h = (int(v) for v in parts)
-    if not (64 <= w <= 4096 and 64 <= h <= 4096):
-        raise ValueError(f"a size is 64 to 4096 pixels a side, got {w}x{h}")
-    return w, h
-
-
 @dataclass(frozen=True)
 class FaceTraining:
     """How a face reader is trained (a recipe's ``dice_faces`` section). ``renders``: more
@@ -502,7 +491,8 @@ class FaceTraining:
         if doc is None:
             return None
         try:
-            renders = tuple(MoreRenders(int(r["count"]), int(r["seed"]), _render_size(r.get("size")))
+            renders = tuple(MoreRenders(int(r["count"]), int(r["seed"]),
+                                        None if r.get("size") is None else frame_size(r["size"]))
                             for r in doc.get("renders", ()))
             settings = cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
                            variants=int(doc.get("variants", 1)), renders=renders)
