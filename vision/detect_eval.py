@@ -50,7 +50,8 @@ import numpy as np
 from vision.detect_cells import GRID_GAMES, FrameGeometry, board_cells, one_read
 from vision.detections import Detections
 
-__all__ = ["MAP_CONF", "EvalReport", "Sample", "average_precision", "box_iou", "evaluate", "load_samples"]
+__all__ = ["CELL_ERRORS", "MAP_CONF", "EvalReport", "Sample", "average_precision", "box_iou", "cell_error", "evaluate",
+           "load_samples"]
 
 MAP_CONF = 0.001
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
@@ -246,6 +247,11 @@ class EvalReport:
     cells_right: int = 0
     cells_right_every_box: int = 0  # every box counted, none read as one piece with another
     cells_occupied: int = 0
+    #: the cells read wrong (each piece read once), by what went wrong: ``missed`` (pieces
+    #: there, none read), ``phantom`` (an empty cell read with pieces), ``piece`` (as many
+    #: pieces read as are there, not the same ones), ``count`` (a stack read with more or
+    #: fewer pieces than it holds)
+    cell_errors: Counter = field(default_factory=Counter)  # type: ignore[type-arg]
     boards: int = 0
     boards_right: int = 0
     boards_right_every_box: int = 0
@@ -301,6 +307,7 @@ class EvalReport:
             "cell_accuracy": _round(self.cell_accuracy),
             "cell_accuracy_every_box": _round(self.cells_right_every_box / self.cells) if self.cells else None,
             "cells": self.cells,
+            "cells_wrong": {kind: self.cell_errors[kind] for kind in CELL_ERRORS} if self.cells else None,
             "empty_cells_share": _round(1 - self.cells_occupied / self.cells) if self.cells else None,
             "board_accuracy": _round(self.board_accuracy),
             "board_accuracy_every_box": _round(self.boards_right_every_box / self.boards) if self.boards else None,
@@ -325,6 +332,10 @@ class EvalReport:
             lines.append(f"per cell          {_pct(self.cell_accuracy)}   ({self.cells_right}/{self.cells} cells; "
                          f"{_pct(1 - self.cells_occupied / self.cells).strip()} of them empty; every box counted: "
                          f"{_pct(f['cell_accuracy_every_box']).strip()})")
+            wrong = self.cells - self.cells_right
+            if wrong:
+                kinds = ", ".join(f"{self.cell_errors[k]} {CELL_ERRORS[k]}" for k in CELL_ERRORS if self.cell_errors[k])
+                lines.append(f"cells read wrong  {wrong}: {kinds}")
             lines.append(f"whole board       {_pct(self.board_accuracy)}   ({self.boards_right}/{self.boards} frames; "
                          f"every box counted: {_pct(f['board_accuracy_every_box']).strip()})")
         else:
@@ -364,6 +375,28 @@ class EvalReport:
         cells = "".join(f"{int(m[nc, j]) if m[nc, j] else '.':>{width}}" for j in used)
         rows.append(f"{'':>3} {'background':<{name_w - 4}}{cells}{'':>{width + 1}}")
         return "\n".join(rows)
+
+
+#: What can be wrong with a cell's reading, as the report names it.
+CELL_ERRORS = {"missed": "missed (pieces there, none read)", "phantom": "phantom (pieces read on an empty cell)",
+               "piece": "wrong piece (as many pieces, not the same)", "count": "wrong count (more or fewer pieces than there are)"}
+
+
+def cell_error(want: Counter, got: Counter) -> str:  # type: ignore[type-arg]
+    """What is wrong with a cell read as ``got`` (class: count) where ``want`` is there: a key
+    of :data:`CELL_ERRORS`.
+
+    >>> cell_error(Counter(a=1), Counter()), cell_error(Counter(), Counter(b=1))
+    ('missed', 'phantom')
+    >>> cell_error(Counter(a=2), Counter(a=1, b=1)), cell_error(Counter(a=2), Counter(a=3))
+    ('piece', 'count')
+    """
+    there, read = sum(want.values()), sum(got.values())
+    if not read:
+        return "missed"
+    if not there:
+        return "phantom"
+    return "piece" if there == read else "count"
 
 
 def _round(v: float | None, digits: int = 4) -> float | None:
@@ -538,6 +571,7 @@ def _truth_figures(game: str, s: Sample, det: Detections, names: Sequence[str], 
                     got[lab][cls] += 1
             right = sum(1 for lab in counted if want[lab] == got[lab])
             if read_once:
+                report.cell_errors.update(cell_error(want[lab], got[lab]) for lab in counted if want[lab] != got[lab])
                 report.cells_right += right
                 report.boards_right += int(bool(counted) and right == len(counted))
             else:

@@ -63,6 +63,8 @@ def test_perfect_detections_score_perfectly(rendered: dict[str, Path]) -> None:
         m = report.confusion
         assert m is not None and m[:-1, :-1].trace() == sum(len(s.classes) for s in samples)
         assert m[:-1, -1].sum() == 0 and m[-1].sum() == 0  # nothing missed, nothing invented
+        # the few cells read wrong (a piece's anchor over a cell line) are all told apart
+        assert sum(report.cell_errors.values()) == report.cells - report.cells_right
 
 
 def test_a_broken_label_file_shows_the_drop(rendered: dict[str, Path], tmp_path: Path) -> None:
@@ -87,6 +89,10 @@ def test_a_broken_label_file_shows_the_drop(rendered: dict[str, Path], tmp_path:
     assert report.cell_accuracy is not None and base.cell_accuracy is not None
     assert report.cell_accuracy < base.cell_accuracy
     assert report.boards_right < base.boards_right
+    # as many pieces read on each cell as are there, not the same ones
+    assert report.cell_errors["piece"] > 0 and report.cell_errors["piece"] > base.cell_errors["piece"]
+    assert sum(report.cell_errors.values()) == report.cells - report.cells_right
+    assert f"{report.cells - report.cells_right}: " in report.text() and "wrong piece" in report.text()
     assert report.confusion is not None and report.confusion[:-1, :-1].trace() < base.confusion[:-1, :-1].trace()
 
 
@@ -105,6 +111,22 @@ def test_missing_and_extra_detections_cost_cells_and_precision(rendered: dict[st
     assert report.map50_95 < 0.7
     assert report.cell_accuracy is not None and report.cell_accuracy < 0.95
     assert report.confusion is not None and report.confusion[:-1, -1].sum() > 0  # the missed column
+    assert report.cell_errors["missed"] > 0 and report.figures()["cells_wrong"]["missed"] == report.cell_errors["missed"]
+    assert report.cell_errors["phantom"] == 0  # nothing was invented
+
+    queue = list(samples)
+    hand = names.index("hand")
+
+    def shifted(frame: np.ndarray) -> Detections:  # every figure also seen where it is not
+        d = labels_as_detections(queue.pop(0))
+        figs = d[d.class_id != hand]
+        return Detections(np.vstack([d.xyxy, figs.xyxy + [140, 0, 140, 0]]), np.ones(len(d) + len(figs)),
+                          np.concatenate([d.class_id, figs.class_id]))
+
+    report = evaluate(game, samples, shifted, names)
+    assert report.cell_errors["phantom"] > 0 and report.cell_errors["missed"] == 0
+    assert report.cell_errors["phantom"] + report.cell_errors["count"] + report.cell_errors["piece"] == \
+        report.cells - report.cells_right
 
 
 def test_a_figure_boxed_twice_is_read_once_as_tabletop_reads_a_cell(rendered: dict[str, Path]) -> None:
