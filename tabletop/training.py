@@ -272,7 +272,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             if args.faces_only:
                 return 0
         if recipe.piece_reader is not None and not args.faces_only:
-            _piece_reader_stage(recipe, folder, out, again=args.pieces_only)
+            _piece_reader_stage(recipe, folder, out, again=args.pieces_only, share=share)
             if args.pieces_only:
                 return 0
     stages = later_stages(recipe) if start_from is None else []
@@ -357,9 +357,10 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
     return merged / "data.yaml"
 
 
-def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False) -> Path:
-    """Train the piece reader on the full-size renders (once; ``again`` retrains it) and save
-    it beside the weights the training writes."""
+def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False, share: float = 1.0) -> Path:
+    """Train the piece reader on the full-size renders and its recipe's more renders
+    (``share`` of them in a quick trial), once (``again`` retrains it), and save it beside
+    the weights the training writes."""
     from vision.dice_faces import dataset_names
     from vision.piece_reader import PieceReaderError, PieceTraining, pieces_path, train_piece_reader
 
@@ -369,14 +370,16 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
     try:
         settings = PieceTraining.from_json(dict(recipe.piece_reader))
         assert settings is not None
+        more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
+        also = "".join(f" and {m}" for m in more)
         out.write(f"training the piece reader for {settings.epochs} epochs on {settings.size} px crops of the "
-                  f"pieces of {folder / 'data'}\n")
+                  f"pieces of {folder / 'data'}{also}\n")
         out.flush()
         from vision.artwork import get_kit
 
         groups = {name: kind.group for name, kind in get_kit(recipe.game).pieces.items()}
         reader = train_piece_reader(folder / "data", dataset_names(folder / "data"), settings,
-                                    _epoch_progress("piece reader", "validation accuracy"), groups)
+                                    _epoch_progress("piece reader", "validation accuracy"), groups, more)
     except PieceReaderError as err:
         raise TrainingError(str(err)) from None
     m = reader.metrics

@@ -47,8 +47,10 @@ __all__ = [
     "is_die_kind",
     "merge_dataset",
     "merged_names",
+    "more_renders",
     "reader_figures",
     "train_face_reader",
+    "training_patches",
 ]
 
 #: The reader beside weights ``W.pt`` is ``W.faces.pt``.
@@ -468,6 +470,32 @@ class MoreRenders(NamedTuple):
     size: tuple[int, int] | None = None
 
 
+def more_renders(doc: Any) -> tuple[MoreRenders, ...]:
+    """The ``renders`` list of a reader's recipe section (``[{"count": N, "seed": S}]``, each
+    with an optional ``"size": [W, H]`` or ``"WxH"``). Raises ``KeyError``, ``TypeError`` or
+    ``ValueError`` on a malformed list, and ``ValueError`` on a count below 1."""
+    renders = tuple(MoreRenders(int(r["count"]), int(r["seed"]), None if r.get("size") is None else frame_size(r["size"]))
+                    for r in (doc or ()))
+    if any(r.count < 1 for r in renders):
+        raise ValueError("each of its renders needs a count of at least 1")
+    return renders
+
+
+def training_patches(folder: Path, names: Sequence[str], index: dict[int, int], more: Sequence[Path] = ()
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The training patches of a reader: the labelled boxes of ``folder``'s training split,
+    and of every split of each of the ``more`` datasets, which must have ``names`` for their
+    classes (``ValueError`` otherwise); see :func:`_labelled_patches`."""
+    parts = [_labelled_patches(Path(folder), "train", index)]
+    for extra in more:
+        if tuple(dataset_names(Path(extra))) != tuple(names):
+            raise ValueError(f"{extra}: its classes are not those of {folder}")
+        parts += [_labelled_patches(Path(extra), split.name, index)
+                  for split in sorted((Path(extra) / "images").iterdir()) if split.is_dir()]
+    p, y, s = (np.concatenate([part[k] for part in parts]) for k in range(3))
+    return p, y, s
+
+
 @dataclass(frozen=True)
 class FaceTraining:
     """How a face reader is trained (a recipe's ``dice_faces`` section). ``renders``: more
@@ -491,16 +519,10 @@ class FaceTraining:
         if doc is None:
             return None
         try:
-            renders = tuple(MoreRenders(int(r["count"]), int(r["seed"]),
-                                        None if r.get("size") is None else frame_size(r["size"]))
-                            for r in doc.get("renders", ()))
-            settings = cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
-                           variants=int(doc.get("variants", 1)), renders=renders)
+            return cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
+                       variants=int(doc.get("variants", 1)), renders=more_renders(doc.get("renders")))
         except (AttributeError, KeyError, TypeError, ValueError) as err:
             raise FaceReaderError(f"malformed dice_faces section: {type(err).__name__}: {err}") from None
-        if any(r.count < 1 for r in renders):
-            raise FaceReaderError("malformed dice_faces section: each of its renders needs a count of at least 1")
-        return settings
 
 
 def _labelled_patches(folder: Path, split: str, classes: dict[int, int], patch: int = 96
@@ -631,13 +653,10 @@ def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining
     faces = tuple(names[i] for i in face_ids)
     index = {c: j for j, c in enumerate(face_ids)}
     began = time.perf_counter()
-    parts = [_labelled_patches(Path(folder), "train", index)]
-    for extra in more:
-        if tuple(dataset_names(Path(extra))) != tuple(names):
-            raise FaceReaderError(f"{extra}: its classes are not those of {folder}")
-        parts += [_labelled_patches(Path(extra), split.name, index)
-                  for split in sorted((Path(extra) / "images").iterdir()) if split.is_dir()]
-    train_p, train_y, train_s = (np.concatenate([part[k] for part in parts]) for k in range(3))
+    try:
+        train_p, train_y, train_s = training_patches(Path(folder), names, index, more)
+    except ValueError as err:
+        raise FaceReaderError(str(err)) from None
     val_p, val_y, val_s = _labelled_patches(Path(folder), "val", index)
     if len(train_p) < len(faces):
         raise FaceReaderError(f"{folder}: only {len(train_p)} dice to learn {len(faces)} faces from")

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from vision.dice_faces import (
+    MoreRenders,
     _fit,
     _Inference,
     _labelled_patches,
@@ -45,6 +46,8 @@ from vision.dice_faces import (
     beside,
     die_kind,
     is_die_kind,
+    more_renders,
+    training_patches,
 )
 
 __all__ = [
@@ -191,7 +194,14 @@ def combined(p: np.ndarray, detected: Sequence[int], confidence: np.ndarray) -> 
 @dataclass(frozen=True)
 class PieceTraining:
     """How a piece reader is trained (a recipe's ``piece_reader`` section). ``classes``:
-    the classes it reads (empty: :func:`reader_classes` of the game's)."""
+    the classes it reads (empty: :func:`reader_classes` of the game's). ``renders``: more
+    renders whose pieces, every split of them, join the training pieces, as the dice face
+    reader's (:class:`vision.dice_faces.FaceTraining`): ``[{"count": N, "seed": S, "size":
+    [W, H]}]``, the size optional; a camera with more pixels shows each piece larger.
+
+    >>> PieceTraining.from_json({"epochs": 8, "renders": [{"count": 2000, "seed": 31, "size": "1280x960"}]}).renders
+    (MoreRenders(count=2000, seed=31, size=(1280, 960)),)
+    """
 
     epochs: int = 16
     seed: int = 0
@@ -199,6 +209,7 @@ class PieceTraining:
     size: int = 40
     pad: float = 1.3
     classes: tuple[str, ...] = ()
+    renders: tuple[MoreRenders, ...] = ()
 
     @classmethod
     def from_json(cls, doc: dict[str, Any] | None) -> PieceTraining | None:
@@ -207,8 +218,9 @@ class PieceTraining:
         try:
             return cls(epochs=int(doc.get("epochs", 16)), seed=int(doc.get("seed", 0)),
                        variants=int(doc.get("variants", 1)), size=int(doc.get("size", 40)),
-                       pad=float(doc.get("pad", 1.3)), classes=tuple(str(c) for c in doc.get("classes", ())))
-        except (TypeError, ValueError) as err:
+                       pad=float(doc.get("pad", 1.3)), classes=tuple(str(c) for c in doc.get("classes", ())),
+                       renders=more_renders(doc.get("renders")))
+        except (AttributeError, KeyError, TypeError, ValueError) as err:
             raise PieceReaderError(f"malformed piece_reader section: {err}") from None
 
 
@@ -220,10 +232,12 @@ def _only(patches: np.ndarray, labels: np.ndarray, sides: np.ndarray) -> tuple[n
 
 def train_piece_reader(folder: Path, names: Sequence[str], settings: PieceTraining,
                        progress: Callable[[int, int, float, float], None] | None = None,
-                       groups: Mapping[str, str] | None = None) -> PieceReader:
+                       groups: Mapping[str, str] | None = None, more: Sequence[Path] = ()) -> PieceReader:
     """Train a piece reader on the labelled pieces of the ultralytics dataset ``folder``
     (full-size renders or photos: ``images/{train,val}``, ``labels/{train,val}``); ``names``
-    are its classes. ``progress(epoch, epochs, loss, val_accuracy)`` is called after every
+    are its classes. ``more``: datasets with the same classes whose pieces, every split, are
+    training pieces too (:attr:`PieceTraining.renders`); ``folder``'s validation pieces stay
+    the validation. ``progress(epoch, epochs, loss, val_accuracy)`` is called after every
     epoch; the validation accuracy on the true boxes is kept in the reader's ``metrics``.
     ``groups``: the kind of object each class is (see :class:`PieceReader`), kept with it.
     Without ``settings.classes``, a class with fewer than :data:`MIN_EXAMPLES` labelled
@@ -236,7 +250,10 @@ def train_piece_reader(folder: Path, names: Sequence[str], settings: PieceTraini
         raise PieceReaderError(f"{', '.join(unknown)}: not classes of {folder}")
     began = time.perf_counter()
     index = {names.index(c): j for j, c in enumerate(classes)}
-    train_p, train_y, train_s = _labelled_patches(Path(folder), "train", index)
+    try:
+        train_p, train_y, train_s = training_patches(Path(folder), names, index, more)
+    except ValueError as err:
+        raise PieceReaderError(str(err)) from None
     val_p, val_y, val_s = _labelled_patches(Path(folder), "val", index)
     counts = np.bincount(train_y, minlength=len(classes))
     left: list[str] = []

@@ -370,6 +370,43 @@ def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner
     assert bad.code != 0 and "renders needs a count of at least 1" in bad.err
 
 
+def test_pieces_only_renders_the_recipes_more_pieces_and_trains_on_them(cli: Runner, tmp_path: Path) -> None:
+    """A ``piece_reader`` section with ``renders``: those renders are made (a quick trial's
+    share), larger frames in a folder of their own, and their pieces join the reader's
+    training pieces; its validation stays the recipe's own renders'; a bad section is one line."""
+    from vision.dice_faces import dataset_names
+    from vision.piece_reader import PieceReader
+
+    doc = json.loads(Path(models.__file__).with_name("battle-grounds.json").read_text())
+    doc["piece_reader"] = {**doc["piece_reader"], "epochs": 1, "size": 16,
+                           "renders": [{"count": 3000, "seed": 9, "size": "800x600"}]}
+    recipe = tmp_path / "pieces.json"
+    recipe.write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    result = cli("train", "battle-grounds", "--recipe", str(recipe), "--pieces-only", "--count", "10",
+                 "--out", str(out))
+    assert result.code == 0, result.err
+    larger = json.loads((out / "data-seed9-800x600" / "dataset.json").read_text())
+    assert (larger["count"], larger["seed"]) == (10, 9)  # 10 of the recipe's 3000: 10 of these 3000
+    assert f"pieces of {out / 'data'} and {out / 'data-seed9-800x600'}" in result.out
+    reader = PieceReader.load(out / "battle-grounds.pieces.pt")
+    names = dataset_names(out / "data")
+    read = {names.index(c) for c in reader.classes}
+
+    def count(labels: Path) -> int:
+        return sum(int(row.split()[0]) in read for f in labels.rglob("*.txt") for row in f.read_text().splitlines())
+
+    assert count(out / "data-seed9-800x600" / "labels") > 0
+    assert reader.metrics["train_pieces"] == (count(out / "data" / "labels" / "train")
+                                              + count(out / "data-seed9-800x600" / "labels"))
+    assert reader.metrics["val_pieces"] == count(out / "data" / "labels" / "val")
+    doc["piece_reader"]["renders"] = [{"seed": 9}]
+    recipe.write_text(json.dumps(doc))
+    bad = cli("train", "battle-grounds", "--recipe", str(recipe), "--pieces-only", "--count", "10",
+              "--out", str(tmp_path / "bad"))
+    assert bad.code == 2 and "malformed piece_reader section" in bad.err and "Traceback" not in bad.err
+
+
 def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """``--recipe FILE`` trains with that file's epochs, batch and hyper-parameters instead of
