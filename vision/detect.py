@@ -324,13 +324,16 @@ class Detector:
         frame = np.ascontiguousarray(frame)
         found = self._read(frame)
         class_id = found.class_id
+        face_conf = None
         if self._to_names is not None and len(class_id):
             class_id = self._to_names[class_id.clip(0, len(self._to_names) - 1)]
             dice = np.flatnonzero(class_id < 0)
             if len(dice):
-                faces, _ = self.faces.read(frame, found.xyxy[dice])
+                faces, sure = self.faces.read(frame, found.xyxy[dice])
                 class_id = class_id.copy()
                 class_id[dice] = [self._index[f] for f in faces]
+                face_conf = np.full(len(class_id), np.nan)
+                face_conf[dice] = sure
         if self._read_ids is not None and len(class_id):
             read = np.flatnonzero(np.isin(class_id, self._read_ids))
             if len(read):
@@ -347,7 +350,8 @@ class Detector:
                 facing = np.full(len(class_id), np.nan) if facing is None else np.array(facing, float)
                 facing_conf = np.full(len(class_id), np.nan)
                 facing[dotted], facing_conf[dotted] = read, sure
-        return Detections(found.xyxy, found.confidence, class_id, facing, found.keypoints, names, facing_conf)
+        return Detections(found.xyxy, found.confidence, class_id, facing, found.keypoints, names, facing_conf,
+                          face_conf)
 
 
     def _read(self, frame: np.ndarray) -> Detections:

@@ -1,8 +1,9 @@
 """A column-oriented container for detections: one array per field, checked shapes.
 
 Optional columns: ``facing`` (degrees), ``keypoints`` (N x K x 3: x, y, visibility or
-confidence), ``class_name`` (the model's name of each box's class) and ``facing_confidence``
-(a facing reader's confidence in each facing it read).
+confidence), ``class_name`` (the model's name of each box's class), ``facing_confidence``
+(a facing reader's confidence in each facing it read) and ``face_confidence`` (a dice face
+reader's confidence in each die's face it read).
 :meth:`Detections.from_ultralytics` converts an ultralytics result once, at the boundary.
 
 >>> import numpy as np
@@ -35,7 +36,9 @@ class Detections:
     the front-dot keypoint; the mapper turns it into the field's frame. Where a facing
     reader (:mod:`vision.facing`) read a box's facing from its pixels, ``facing_confidence``
     is finite for it and its ``facing`` is the reader's (the direction at the box's centre);
-    ``None`` or NaN: the keypoint's direction.
+    ``None`` or NaN: the keypoint's direction. ``face_confidence``: where a dice face reader
+    (:mod:`vision.dice_faces`) read a die's face, its confidence in that face (NaN for the
+    other boxes).
     """
 
     xyxy: np.ndarray
@@ -45,12 +48,13 @@ class Detections:
     keypoints: np.ndarray | None = field(default=None)
     class_name: np.ndarray | None = field(default=None)
     facing_confidence: np.ndarray | None = field(default=None)
+    face_confidence: np.ndarray | None = field(default=None)
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
         if self.xyxy.ndim != 2 or self.xyxy.shape[1] != 4:
             raise ValueError(f"xyxy must be N x 4, got {self.xyxy.shape}")
-        for name in ("confidence", "class_id", "facing", "class_name", "facing_confidence"):
+        for name in ("confidence", "class_id", "facing", "class_name", "facing_confidence", "face_confidence"):
             value = getattr(self, name)
             if value is not None and value.shape != (n,):
                 raise ValueError(f"{name} must have shape ({n},), got {value.shape}")
@@ -76,6 +80,7 @@ class Detections:
             None if self.keypoints is None else self.keypoints[index],
             None if self.class_name is None else self.class_name[index],
             None if self.facing_confidence is None else self.facing_confidence[index],
+            None if self.face_confidence is None else self.face_confidence[index],
         )
 
     @classmethod

@@ -155,8 +155,9 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
         if not after.dice and game.name != "the-game" and awaits_dice(chances):
             moved = _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
             if moved.kind in ("legal", "illegal"):  # a move, and no dice to read the roll from
-                return Reading("no-dice", note="a roll is awaited and no dice are seen on the table; the move "
-                               "is read once they are")
+                seen = ("the dice on the table are not read surely" if after.unsure_dice
+                        else "no dice are seen on the table")
+                return Reading("no-dice", note=f"a roll is awaited and {seen}; the move is read once they are")
             return moved
     if game.name == "the-game":
         return _infer_points(game, state, before, after)

@@ -330,8 +330,9 @@ class LivePipeline:
                     self.stability.reset()
             else:
                 action, how = drawn
+                why = "the dice not read surely" if seen.unsure_dice else "no dice seen"
                 reading = Reading("roll", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
-                                  note="typed: no dice seen" if how == "typed" else "rolled by the referee: no dice seen")
+                                  note=f"typed: {why}" if how == "typed" else f"rolled by the referee: {why}")
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading

@@ -35,12 +35,13 @@ def truth_frames(game: str) -> list[dict[str, Any]]:
 
 def truth_detections(truth: dict[str, Any], drop: set[str] = frozenset()) -> Detections:  # type: ignore[assignment]
     boxes, names, facing, kps = [], [], [], []
-    conf = []
+    conf, faces = [], []
     for p in truth["pieces"]:
         if p.get("in_labels") and p["class"] not in drop:
             boxes.append(p["box"])
             names.append(p["class"])
             conf.append(p.get("confidence", 0.9))  # a noisy double may set its own
+            faces.append(p.get("face_confidence", np.nan))  # and a die's, as a face reader reads it
             kp = p.get("keypoint")
             kps.append([[0.0, 0.0, 0.0]] if kp is None else [kp])
             facing.append(np.nan if kp is None else facing_from_keypoints(
@@ -49,14 +50,16 @@ def truth_detections(truth: dict[str, Any], drop: set[str] = frozenset()) -> Det
         boxes.append(h["box"])
         names.append("hand")
         conf.append(0.9)
+        faces.append(np.nan)
         facing.append(np.nan)
         kps.append([[0.0, 0.0, 0.0]])
     n = len(boxes)
     if not n:
         return Detections.empty()
     xyxy = np.array(boxes, float).reshape(-1, 4)
+    face_confidence = np.array(faces, float) if np.isfinite(faces).any() else None
     return Detections(xyxy, np.array(conf, float), np.zeros(n, int), np.array(facing, float),
-                      np.array(kps, float), class_name=np.array(names, dtype=object))
+                      np.array(kps, float), class_name=np.array(names, dtype=object), face_confidence=face_confidence)
 
 
 def truth_view(truth: dict[str, Any]) -> FrameView | None:

@@ -250,6 +250,31 @@ def test_a_move_while_a_roll_is_awaited_and_no_dice_are_seen_is_said_once() -> N
     assert said[1:] == [f"Cannot read the move: {no_dice}."]
 
 
+def test_dice_whose_faces_are_not_read_surely_are_no_roll() -> None:
+    """A die whose face the reader is less than ``SURE_FACE`` sure of never becomes the roll:
+    the frame's dice count as unread, and the seeded dice roll instead (or the player types
+    them), said so; read surely, the same dice are the roll."""
+    from tabletop.live.board import SURE_FACE
+    from tabletop.live.pipeline import Rolls
+
+    def run(face_confidence: float) -> Any:
+        pipe, _ = pipeline("when-gods-collide")
+        pipe.rolls = Rolls(seed=7)
+        frames = [_copy(f) for f in truth_frames("when-gods-collide")]
+        for f in frames:
+            for p in f["pieces"]:
+                if p["class"].startswith(("chess-", "d6-", "hero-")):
+                    p["face_confidence"] = face_confidence
+        feed(pipe, frames)
+        return next(r for r in pipe.readings if r.kind == "roll")
+
+    sure, unsure = run(SURE_FACE + 0.05), run(SURE_FACE - 0.05)
+    _, m = pipeline("when-gods-collide")
+    assert sure.note != unsure.note and "referee" not in sure.note
+    assert sure.action_json == m["moves"][1]["before"][0]["action"]  # the dice on the table
+    assert unsure.note == "rolled by the referee: the dice not read surely"
+
+
 def test_a_wormholes_coin_turned_over_is_read_as_its_reveal() -> None:
     m = manifest("wormholes")
     pipe, _ = pipeline("wormholes", rolls=[])

@@ -220,6 +220,11 @@ def test_the_pair_reports_the_game_names(fixed_backend):
     assert {names[1], names[2]} <= {"chess-king", "chess-rook", "hero-imp", "hero-seth", "d6-1", "d6-6"}
     assert [WGC[i] for i in out.class_id] == names  # ids index the reported names
     assert out.confidence.tolist() == [0.9, 0.8, 0.7, 0.6]
+    # the reader's confidence in each face it read, beside the detector's; none for the rest
+    _, sure = detector.faces.read(np.full((60, 60, 3), 128, np.uint8), found.xyxy[1:3])
+    assert out.face_confidence is not None and np.isnan(out.face_confidence[[0, 3]]).all()
+    assert out.face_confidence[1:3] == pytest.approx(sure)
+    assert out[np.array([1])].face_confidence == pytest.approx(sure[:1])  # kept when sliced
 
 
 def test_a_reader_of_another_game_is_refused(fixed_backend):
