@@ -108,7 +108,8 @@ def add_eval_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
             "Run a detector over every image of DIR (an ultralytics dataset; a rendered one has\n"
             "truth/ too) and print mAP50-95 (from the label files), per-cell accuracy and\n"
             "whole-board accuracy (detections mapped through each frame's board homography to\n"
-            "cells; every cell in view counts, empty or not), facing error (The Game), dice\n"
+            "cells; every cell in view counts, empty or not; the cells read wrong told apart:\n"
+            "missed, phantom, wrong piece, wrong count), facing error (The Game), dice\n"
             "accuracy and a confusion table. Every figure is computed from the files."
         ),
         formatter_class=formatter,
