@@ -53,6 +53,11 @@ def test_shipped_weights_load_with_their_game_classes(game: str) -> None:
         assert len(reader.classes) >= 2 and set(reader.classes) <= set(detector.names) - {"hand"}
     # a facing reader ships beside the weights exactly where the recipe trains one
     assert (detector.facing is not None) == (load_recipe(game).facing_reader is not None)
+    # and so does a dice face reader: the detector finds kinds of dice, the reader their faces
+    assert (detector.faces is not None) == (load_recipe(game).dice_faces is not None)
+    if detector.faces is not None:
+        assert set(detector.faces.faces) == {n for n in detector.names if n.startswith(("die-", "chess-", "hero-", "d6-"))}
+        assert not set(detector.faces.kinds) & set(detector.names)  # a kind is never reported, only its faces
 
 
 def test_recipes_parse() -> None:
