@@ -330,6 +330,11 @@ def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_p
     assert "using the piece reader already trained" in again.out, again.err
 
 
+def _labelled(labels: Path, classes: set[int]) -> int:
+    """How many boxes of ``classes`` the label files under ``labels`` hold."""
+    return sum(int(row.split()[0]) in classes for f in labels.rglob("*.txt") for row in f.read_text().splitlines())
+
+
 def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner, tmp_path: Path) -> None:
     """A ``dice_faces`` section with ``renders``: those renders are made (a quick trial's
     share of them) and their dice join the reader's training dice; a bad section is one line."""
@@ -356,13 +361,9 @@ def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner
             in result.out)
     reader = FaceReader.load(out / "when-gods-collide.faces.pt")
     dice = {i for i, n in enumerate(dataset_names(out / "data")) if die_kind(n)}
-
-    def count(labels: Path) -> int:
-        return sum(int(row.split()[0]) in dice for f in labels.rglob("*.txt") for row in f.read_text().splitlines())
-
-    assert count(out / "data-seed9" / "labels") > 0
-    assert reader.metrics["train_dice"] == (count(out / "data" / "labels" / "train") + count(out / "data-seed9" / "labels")
-                                            + count(out / "data-seed9-800x600" / "labels"))
+    assert _labelled(out / "data-seed9" / "labels", dice) > 0
+    assert reader.metrics["train_dice"] == sum(_labelled(out / d, dice) for d in (
+        "data/labels/train", "data-seed9/labels", "data-seed9-800x600/labels"))
     doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 0, "seed": 9}]}
     recipe.write_text(json.dumps(doc))
     bad = cli("train", "when-gods-collide", "--recipe", str(recipe), "--faces-only", "--count", "6",
@@ -392,14 +393,10 @@ def test_pieces_only_renders_the_recipes_more_pieces_and_trains_on_them(cli: Run
     reader = PieceReader.load(out / "battle-grounds.pieces.pt")
     names = dataset_names(out / "data")
     read = {names.index(c) for c in reader.classes}
-
-    def count(labels: Path) -> int:
-        return sum(int(row.split()[0]) in read for f in labels.rglob("*.txt") for row in f.read_text().splitlines())
-
-    assert count(out / "data-seed9-800x600" / "labels") > 0
-    assert reader.metrics["train_pieces"] == (count(out / "data" / "labels" / "train")
-                                              + count(out / "data-seed9-800x600" / "labels"))
-    assert reader.metrics["val_pieces"] == count(out / "data" / "labels" / "val")
+    assert _labelled(out / "data-seed9-800x600" / "labels", read) > 0
+    assert reader.metrics["train_pieces"] == (_labelled(out / "data" / "labels" / "train", read)
+                                              + _labelled(out / "data-seed9-800x600" / "labels", read))
+    assert reader.metrics["val_pieces"] == _labelled(out / "data" / "labels" / "val", read)
     doc["piece_reader"]["renders"] = [{"seed": 9}]
     recipe.write_text(json.dumps(doc))
     bad = cli("train", "battle-grounds", "--recipe", str(recipe), "--pieces-only", "--count", "10",
