@@ -146,6 +146,7 @@ class BoardMapper:
                 names = sides_by_dot(image, det.xyxy, box_dots(det), names)
         pieces: list[SeenPiece] = []
         dice: list[str] = []
+        face_sure: list[float] = []  # the face reader's confidence in each die's face (NaN: none read it)
         hands: list[tuple[float, float, float, float]] = []
         lifted = None
         if len(det):
@@ -168,6 +169,7 @@ class BoardMapper:
                 continue
             if name.startswith(DICE_PREFIXES):
                 dice.append(name)
+                face_sure.append(np.nan if det.face_confidence is None else float(det.face_confidence[i]))
                 continue
             x, y = (float(v) for v in board_pts[i])
             facing = None
@@ -189,13 +191,9 @@ class BoardMapper:
             pieces.append(SeenPiece(name, cell, (x, y), b, float(det.confidence[i]), facing))  # type: ignore[arg-type]
         pieces = _one_read(pieces, self.game)
         over = any(_box_over(h, board_polygon) for h in hands) if board_polygon is not None else bool(hands)
-        unsure = 0
-        if det.face_confidence is not None and dice:
-            face_conf = [float(det.face_confidence[i]) for i, n in enumerate(names)
-                         if keep[i] and n.startswith(DICE_PREFIXES)]
-            unsure = sum(1 for c in face_conf if c < SURE_FACE)  # NaN: not read by a face reader
-            if unsure:
-                dice = []
+        unsure = sum(1 for c in face_sure if c < SURE_FACE)  # NaN compares False: not read by a face reader
+        if unsure:
+            dice = []
         return SeenBoard(self.game, tuple(pieces), tuple(sorted(dice)), tuple(hands), over, unsure)
 
 
