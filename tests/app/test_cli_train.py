@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -330,6 +331,14 @@ def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_p
     assert "using the piece reader already trained" in again.out, again.err
 
 
+def _train_with(cli: Runner, tmp_path: Path, game: str, doc: dict[str, Any], only: str, count: int,
+                out: Path) -> Any:
+    """``tabletop train GAME --recipe R ONLY --count N --out OUT`` with ``doc`` written as R."""
+    recipe = tmp_path / f"{game}-recipe.json"
+    recipe.write_text(json.dumps(doc))
+    return cli("train", game, "--recipe", str(recipe), only, "--count", str(count), "--out", str(out))
+
+
 def _labelled(labels: Path, classes: set[int]) -> int:
     """How many boxes of ``classes`` the label files under ``labels`` hold."""
     return sum(int(row.split()[0]) in classes for f in labels.rglob("*.txt") for row in f.read_text().splitlines())
@@ -343,11 +352,8 @@ def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner
     doc = json.loads(Path(models.__file__).with_name("when-gods-collide.json").read_text())
     doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 6000, "seed": 9},
                                                   {"count": 3000, "seed": 9, "size": [800, 600]}]}
-    recipe = tmp_path / "faces.json"
-    recipe.write_text(json.dumps(doc))
     out = tmp_path / "out"
-    result = cli("train", "when-gods-collide", "--recipe", str(recipe), "--faces-only", "--count", "6",
-                 "--out", str(out))
+    result = _train_with(cli, tmp_path, "when-gods-collide", doc, "--faces-only", 6, out)
     assert result.code == 0, result.err
     extra = json.loads((out / "data-seed9" / "dataset.json").read_text())
     assert (extra["count"], extra["seed"]) == (12, 9)  # 6 of the recipe's 3000: 12 of these 6000
@@ -365,9 +371,7 @@ def test_faces_only_renders_the_recipes_more_dice_and_trains_on_them(cli: Runner
     assert reader.metrics["train_dice"] == sum(_labelled(out / d, dice) for d in (
         "data/labels/train", "data-seed9/labels", "data-seed9-800x600/labels"))
     doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 0, "seed": 9}]}
-    recipe.write_text(json.dumps(doc))
-    bad = cli("train", "when-gods-collide", "--recipe", str(recipe), "--faces-only", "--count", "6",
-              "--out", str(tmp_path / "bad"))
+    bad = _train_with(cli, tmp_path, "when-gods-collide", doc, "--faces-only", 6, tmp_path / "bad")
     assert bad.code != 0 and "renders needs a count of at least 1" in bad.err
 
 
@@ -381,11 +385,8 @@ def test_pieces_only_renders_the_recipes_more_pieces_and_trains_on_them(cli: Run
     doc = json.loads(Path(models.__file__).with_name("battle-grounds.json").read_text())
     doc["piece_reader"] = {**doc["piece_reader"], "epochs": 1, "size": 16,
                            "renders": [{"count": 3000, "seed": 9, "size": "800x600"}]}
-    recipe = tmp_path / "pieces.json"
-    recipe.write_text(json.dumps(doc))
     out = tmp_path / "out"
-    result = cli("train", "battle-grounds", "--recipe", str(recipe), "--pieces-only", "--count", "10",
-                 "--out", str(out))
+    result = _train_with(cli, tmp_path, "battle-grounds", doc, "--pieces-only", 10, out)
     assert result.code == 0, result.err
     larger = json.loads((out / "data-seed9-800x600" / "dataset.json").read_text())
     assert (larger["count"], larger["seed"]) == (10, 9)  # 10 of the recipe's 3000: 10 of these 3000
@@ -398,9 +399,7 @@ def test_pieces_only_renders_the_recipes_more_pieces_and_trains_on_them(cli: Run
                                               + _labelled(out / "data-seed9-800x600" / "labels", read))
     assert reader.metrics["val_pieces"] == _labelled(out / "data" / "labels" / "val", read)
     doc["piece_reader"]["renders"] = [{"seed": 9}]
-    recipe.write_text(json.dumps(doc))
-    bad = cli("train", "battle-grounds", "--recipe", str(recipe), "--pieces-only", "--count", "10",
-              "--out", str(tmp_path / "bad"))
+    bad = _train_with(cli, tmp_path, "battle-grounds", doc, "--pieces-only", 10, tmp_path / "bad")
     assert bad.code == 2 and "malformed piece_reader section" in bad.err and "Traceback" not in bad.err
 
 
