@@ -18,7 +18,9 @@ matched by side and nearest centre (within 1.5"):
 * facing error in degrees;
 * observed / unobserved status of every piece the detector was asked to find (a piece not
   found counts as wrong), against the engine's status on the true position (idleness
-  aside: one frame cannot show it);
+  aside: one frame cannot show it); and the pieces found and status right apart for the
+  pieces partly under a hand, those less than 75 % in sight (behind another piece), and the
+  rest, from the renderer's labels;
 * time per frame of field + detection + reading + rules, and of the overlay, at 1280x720
   (each frame is processed twice and the second pass timed: a live stream makes the lens's
   undistortion maps and loads the detector once).
@@ -55,6 +57,8 @@ from tabletop.outdoor.truth import (
 )
 from tabletop.outdoor.view import FieldSetup
 
+HIDDEN = 0.75  # a piece with less of its outline in the picture than this is "partly hidden"
+
 
 def _q(values: list[float], p: float) -> float:
     return float(np.percentile(np.asarray(values, float), p)) if values else float("nan")
@@ -67,6 +71,16 @@ def _med(values: list[float]) -> float:
 def _angle(a: float, b: float) -> float:
     d = abs(a - b) % 360.0
     return min(d, 360.0 - d)
+
+
+SIGHT = {"hand": "partly under a hand", "hidden": f"less than {HIDDEN:.0%} in sight", "clear": "the rest"}
+
+
+def _sight(label: dict) -> str:  # type: ignore[type-arg]
+    """How much of a piece to find the picture shows (a key of :data:`SIGHT`), from its label."""
+    if label.get("under_hand"):
+        return "hand"
+    return "hidden" if float(label.get("visible", 1.0)) < HIDDEN else "clear"
 
 
 def render_frames(seed: int, size: tuple[int, int], stream: int = 1):  # type: ignore[no-untyped-def]
@@ -136,6 +150,8 @@ def main() -> int:
     status_ok = status_all = status_matched_ok = status_matched = flagged = close_calls = 0
     handless = [0, 0, 0]  # frames with no hand in them: pieces to find, found, status right
     found = missed = 0
+    # pieces to find, found, missed but read as the other side, status right
+    by_sight = {k: [0, 0, 0, 0] for k in SIGHT}
     run_ms: list[float] = []
     draw_ms: list[float] = []
     stage: dict[str, list[float]] = {}
@@ -181,6 +197,7 @@ def main() -> int:
             stage.setdefault(k, []).append(v)
         truth = {p.id: p for p in truth_pieces(t)}
         seen = visible_ids(t)
+        labels = {p["piece"]: p for p in t.get("pieces", []) if p.get("piece")}
         table = observation(tuple(truth.values()), opts)
         # match: same side, nearest centres first
         pairs = sorted((p.at.distance(q.centre), pid, k) for pid, p in truth.items() if pid in seen
@@ -196,12 +213,18 @@ def main() -> int:
         for pid in seen:
             status_all += 1
             handless[0] += no_hand
+            sight = by_sight[_sight(labels[pid])]
+            sight[0] += 1
             if pid not in match:
                 missed += 1
+                sight[2] += any(q.side != truth[pid].side and truth[pid].at.distance(q.centre) <= 1.5
+                                for q in res.readings)
                 continue
+            sight[1] += 1
             q = res.readings[match[pid]]
             ok = res.report.advice[q.id].observed == table[pid].observed
             status_ok += ok
+            sight[3] += ok
             handless[1] += no_hand
             handless[2] += no_hand and ok
             flagged += (not ok) and res.report.advice[q.id].close
@@ -233,6 +256,9 @@ def main() -> int:
           f"{'no calibration (focal length estimated)' if args.no_calibration else 'lens calibration given'}, "
           f"piece height {args.height:g}\"")
     print(f"pieces to find: {status_all}, found {status_all - missed} ({100 * (status_all - missed) / max(1, status_all):.1f} %)")
+    for k, (n, got, side, right) in by_sight.items():
+        print(f"  {SIGHT[k]:<22} {n:5d}, found {100 * got / max(1, n):5.1f} % ({n - got} not: {side} of them read "
+              f"as the other side), status right {100 * right / max(1, n):5.1f} %")
     print(f"centre position error     median {_med(place):.3f}\"  p95 {_q(place, 95):.3f}\"")
     print(f"distance, edge to edge    median {_med(gaps):.3f}\"  p95 {_q(gaps, 95):.3f}\"  "
           f"({len(gaps)} pairs; target median <= 0.25\", p95 <= 0.5\")")
