@@ -293,13 +293,16 @@ def sight_kit(
     image: Any,
     spec: MarkerSpec,
     config: MarkerConfig = MarkerConfig(),  # noqa: B008 (frozen, from marker_detection)
+    sighting: MarkerSighting | None = None,
 ) -> MarkerSighting:
     """The kit's markers in a frame. When too few are decoded to fix the pose, the frame is
     looked at again enlarged twice (``detect_markers(..., zoom=2)``) and the kit's markers
     found only there are added: the far side of a board seen low over the table, or from
     far, has markers whose bits are a pixel or two. :func:`fit_markers` then checks that
-    they agree with the rest."""
-    sighting = detect_markers(image, spec.dictionary, config)
+    they agree with the rest. ``sighting``: the frame's markers at its own size, when
+    already detected (with ``config``)."""
+    if sighting is None:
+        sighting = detect_markers(image, spec.dictionary, config)
     if spec.enough([i for i in spec.ids if sighting.corners_of(i) is not None]):
         return sighting
     closer = detect_markers(image, spec.dictionary, config, zoom=2)

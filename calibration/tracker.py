@@ -8,7 +8,8 @@
   pose stands, even when a hand hides some or all markers;
 * when the residual stays above ``move_threshold_px`` for ``confirm_frames`` frames in a
   row (one bad frame is noise, several are a moved board or camera), the tracker fits a new
-  pose from the current frame, if enough markers are in view, and says so.
+  pose from the current frame, if enough markers are in view, and says so (markers too
+  small to decode there are looked at enlarged, as for a first pose: the camera moved back).
 
 Checking a kept pose needs a pixel, not the edge-fitted corners a calibration is made from:
 :meth:`PoseTracker.update` checks it with OpenCV's corners alone (about half the time of the
@@ -142,7 +143,15 @@ class PoseTracker:
                 return self._follow(quick, visible, residual)
         if self._pose is None:  # a first pose: markers too small to decode are looked at closer
             return self.update_sighting(sight_kit(frame, self.spec, markers))
-        return self.update_sighting(detect_markers(frame, self.spec.dictionary, markers))
+        sighting = detect_markers(frame, self.spec.dictionary, markers)
+        if self._off_frames + 1 >= self.config.confirm_frames:
+            # this frame re-calibrates if the markers are still off the pose: as for a first
+            # pose, markers too small to decode (the camera moved back) are looked at closer
+            visible = self._visible(sighting)
+            residual = self._residual(sighting, visible)
+            if residual is not None and residual > self.config.move_threshold_px and not self.spec.enough(visible):
+                sighting = sight_kit(frame, self.spec, markers, sighting)
+        return self.update_sighting(sighting)
 
     def update_sighting(self, sighting: MarkerSighting) -> TrackerUpdate:
         self._frame += 1

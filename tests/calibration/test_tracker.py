@@ -226,3 +226,27 @@ def test_markers_too_small_to_decode_are_looked_for_closer_before_a_pose(monkeyp
     monkeypatch.setattr(tracker_module, "detect_markers", counting)
     followed.update(small)
     assert calls == [1]
+
+
+def test_a_camera_moved_back_is_recalibrated_from_markers_looked_at_closer() -> None:
+    """With a pose kept, the camera moves: the new view's far markers are too small to decode
+    at the frame's own size. Once the markers have sat off the kept pose for
+    ``confirm_frames`` frames, the tracker looks at the frame enlarged (as for a first pose)
+    and re-calibrates to where the board now is, instead of staying on the old pose."""
+    spec = kit("when-gods-collide-mat")
+    near = render_frame(spec, seed=1, tilt=80)
+    tracker = PoseTracker(spec)
+    assert tracker.update(near.image).state == "tracking"
+    far = render_frame(spec, seed=1, tilt=50)
+    small = cv2.resize(far.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    own = detect_markers(small, spec.dictionary)
+    assert own.ids.size and not spec.enough([i for i in spec.ids if own.corners_of(i) is not None])
+
+    updates = [tracker.update(small) for _ in range(tracker.config.confirm_frames)]
+    assert [u.state for u in updates[:-1]] == ["tracking"] * (len(updates) - 1)  # kept: one bad frame is noise
+    assert updates[-1].state == "tracking"
+    assert [e.text for e in updates[-1].events] == ["board moved: re-calibrated"]
+    half = np.diag([0.5, 0.5, 1.0]) @ far.board_to_image  # the true pose at half size
+    corners = np.array([[0, 0], [16, 0], [16, 16], [0, 16]], float)
+    truth = cv2.perspectiveTransform(corners[None], half)[0]
+    assert np.abs(updates[-1].pose.to_image(corners) - truth).max() < 1.5  # type: ignore[union-attr]
