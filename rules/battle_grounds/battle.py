@@ -30,7 +30,7 @@ from rules.battle_grounds.table import Table
 from rules.core import Dice, Event
 from rules.geometry import Square
 
-__all__ = ["start_battle", "choose_stat", "release_followup", "battle_base"]
+__all__ = ["battle_base", "choose_stat", "release_followup", "start_battle"]
 
 
 def start_battle(
@@ -268,7 +268,7 @@ def _resolve(
         )
         return state.evolve(pending=()), events
     if attacker_won:  # the release comes first: a returning figure can always find a square
-        pending[:0] = release_followup(table, state, w_player, battle.target)
+        pending[:0] = release_followup(table, state, w_player, battle.origin, battle.target)
     if super_sense:
         pending.append(FollowUp(FollowUpKind.READ_DIE, w_player))
         events.append(
@@ -293,9 +293,16 @@ def _resolve(
     return state.evolve(pending=state.pending + tuple(pending)), events
 
 
-def release_followup(table: Table, state: State, player: str, square: Square) -> list[FollowUp]:
-    """A far-end release owed because ``player``'s figure arrived on ``square``."""
-    if not table.options.release_on or square.y != table.board.far_row(player):
+def release_followup(
+    table: Table, state: State, player: str, origin: Square, square: Square
+) -> list[FollowUp]:
+    """A far-end release owed because ``player``'s figure went from ``origin`` to ``square``.
+
+    Only reaching the far end counts: a figure already standing on the far end row that
+    moves or attacks along it does not release another figure.
+    """
+    far = table.board.far_row(player)
+    if not table.options.release_on or square.y != far or origin.y == far:
         return []
     if not table.held_own(state, player) or not table.empty_staging(state, player):
         return []

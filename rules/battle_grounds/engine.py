@@ -271,7 +271,7 @@ class BattleGrounds(GameRules[State, Action]):
         events = [
             Event.of("move", text, piece=action.piece, frm=label(action.frm), to=label(action.to))
         ]
-        owed = release_followup(table, new, state.to_play, action.to)
+        owed = release_followup(table, new, state.to_play, action.frm, action.to)
         return new.evolve(pending=tuple(owed)), events
 
     def _after(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
