@@ -38,7 +38,7 @@ from rules.when_gods_collide.movement import (
 from rules.when_gods_collide.options import GodReveal, WgcOptions, WindDistance, WindLanding
 from rules.when_gods_collide.turn import eliminate, end_turn, settle
 
-__all__ = ["Plan", "plan_action", "check_play", "carry_out"]
+__all__ = ["Plan", "carry_out", "check_play", "plan_action"]
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,9 @@ def carry_out(
         for sq in plan.flips:
             victim = board[sq]
             if gods[sq] and sq != plan.to:  # the Princess goes on past a god
-                board[sq] = _learned(victim, mover, options.god_reveal)
+                # the referee learns it too, when only ``gods_found`` told which it was
+                god = replace(victim, identity=Identity.GOD)
+                board[sq] = _learned(god, mover, options.god_reveal)
                 events.append(
                     Event.of(
                         "power",
