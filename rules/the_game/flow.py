@@ -30,14 +30,14 @@ from rules.the_game.options import Scoring, TheGameOptions
 from rules.the_game.sight import within_range
 
 __all__ = [
-    "due",
     "announce_last_piece",
-    "settle",
-    "hand_over",
-    "split_sizes",
-    "knockdown_totals",
-    "final_outcome",
+    "due",
     "final_events",
+    "final_outcome",
+    "hand_over",
+    "knockdown_totals",
+    "settle",
+    "split_sizes",
 ]
 
 
@@ -199,12 +199,14 @@ def final_outcome(state: TheGameState, opts: TheGameOptions) -> Outcome:
 
 
 def final_events(state: TheGameState, opts: TheGameOptions) -> list[Event]:
-    """The announcement at the end of the last sequence."""
+    """The announcement at the end of the last sequence, which also tells the players to
+    clear away every trace of their game (the rule text asks it, whatever the result)."""
     result = final_outcome(state, opts)
     totals = knockdown_totals(state, opts)
+    clear = "Now clear away every trace of the game."
     if result.winner is not None:
         return [Event.of("victory", f"All {opts.sequences} sequences are played: "
-                         f"{result.winner} wins ({result.reason}).", winner=result.winner,
-                         knockdowns=totals)]
+                         f"{result.winner} wins ({result.reason}). {clear}",
+                         winner=result.winner, knockdowns=totals)]
     return [Event.of("draw", f"All {opts.sequences} sequences are played: {result.reason}. "
-                     "Now clear away every trace of the game.", knockdowns=totals)]
+                     f"{clear}", knockdowns=totals)]
