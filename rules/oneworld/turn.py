@@ -11,10 +11,20 @@ from dataclasses import replace
 from rules.core import Dice, Event
 from rules.oneworld.board import OneWorldMap
 from rules.oneworld.combat import losses
-from rules.oneworld.model import Aspect, Child, Combat, Phase, Position, Side, Transform, by_side
+from rules.oneworld.model import (
+    Aspect,
+    Child,
+    Combat,
+    Phase,
+    Position,
+    Side,
+    Transform,
+    by_side,
+    sort_children,
+)
 from rules.oneworld.options import OneWorldOptions, TowerDirection
 
-__all__ = ["eliminate", "end_movement", "apply_transform", "end_turn"]
+__all__ = ["apply_transform", "eliminate", "end_movement", "end_turn"]
 
 TOWER_CHART = {1: Aspect.STONE, 2: Aspect.STONE, 3: Aspect.BLADE, 4: Aspect.BLADE, 5: Aspect.FOG, 6: Aspect.FOG}
 FRUSTRATION_ROUNDS = 3
@@ -107,7 +117,8 @@ def resolve_round(board: OneWorldMap, options: OneWorldOptions, pos: Position) -
     updated: list[Child] = []
     dead: list[Child] = []
     for side in Side:
-        mine = sorted(pos.children_at(c.hex, side), key=lambda ch: ch.id)
+        # Children in number order (B2 before B10), not by the text of their ids.
+        mine = sort_children(pos.children_at(c.hex, side))
         assigned = [replace(ch, aspect=a) for ch, a in zip(mine, chosen[side])]
         for aspect, n in lost[side].items():
             victims = [ch for ch in assigned if ch.aspect is aspect][-n:]
