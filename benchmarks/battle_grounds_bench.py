@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.battle_grounds import BattleGrounds, Move, State, parse_label  # noqa: E402
+from rules.battle_grounds import BattleGrounds, Move, State, parse_label
 
 TARGET_MS = 5.0
 REPEATS = 2000

@@ -37,14 +37,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from calibration.camera import CameraCalibration  # noqa: E402
-from calibration.errors import CalibrationError  # noqa: E402
-from calibration.field import locate_field  # noqa: E402
-from calibration.markers import MarkerConfig, kit, locate_board  # noqa: E402
-from calibration.synthetic import pose_errors, render_frame  # noqa: E402
+from calibration.camera import CameraCalibration
+from calibration.errors import CalibrationError
+from calibration.field import locate_field
+from calibration.markers import MarkerConfig, kit, locate_board
+from calibration.synthetic import pose_errors, render_frame
 
 CASES = (
     # name, kit, unit, target (None: no target set by the issue)

@@ -26,15 +26,26 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import argparse  # noqa: E402
-import platform  # noqa: E402
-import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
+import argparse
+import platform
+import random
+import statistics
+import time
+from collections import Counter
 
-from rules.geometry import Hex  # noqa: E402
-from rules.oneworld import Aspect, Child, End, God, Move, OneWorld, OneWorldOptions, Phase, Position, Side  # noqa: E402
+from rules.geometry import Hex
+from rules.oneworld import (
+    Aspect,
+    Child,
+    End,
+    God,
+    Move,
+    OneWorld,
+    OneWorldOptions,
+    Phase,
+    Position,
+    Side,
+)
 
 TARGET_MS = 5.0
 SEED = 1979

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.geometry import FieldPoint  # noqa: E402
-from rules.the_game import Footprint, Move, PieceSpec, Setup, TheGame, TheGameState  # noqa: E402
+from rules.geometry import FieldPoint
+from rules.the_game import Footprint, Move, PieceSpec, Setup, TheGame, TheGameState
 
 TARGET_MS = 1.0
 REPEATS = 2000

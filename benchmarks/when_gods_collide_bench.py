@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.geometry import Square  # noqa: E402
-from rules.when_gods_collide import (  # noqa: E402
+from rules.geometry import Square
+from rules.when_gods_collide import (
     Army,
     Checker,
     ChessFace,
@@ -32,8 +32,8 @@ from rules.when_gods_collide import (  # noqa: E402
     WgcState,
     WhenGodsCollide,
 )
-from rules.when_gods_collide.model import sorted_checkers  # noqa: E402
-from rules.when_gods_collide.setup import board_problem  # noqa: E402
+from rules.when_gods_collide.model import sorted_checkers
+from rules.when_gods_collide.setup import board_problem
 
 TARGET_MS = 5.0
 GAPS = {(3, 0), (1, 2), (5, 1), (3, 3)}
@@ -99,7 +99,7 @@ def main() -> int:
     for face in ChessFace:
         for number in range(1, 7):
             state = after(TurnRoll(face, number))
-            medians.append(time_ms(lambda: game.legal_actions(state), 40)[0])
+            medians.append(time_ms(lambda s=state: game.legal_actions(s), 40)[0])
     print(
         f"  all 36 chess-die rolls: median of medians {statistics.median(medians):.3f} ms, "
         f"slowest {max(medians):.3f} ms"
@@ -111,7 +111,7 @@ def main() -> int:
         for face in faces:
             state = after(TurnRoll(face, 6, hero))
             n = len(game.legal_actions(state))
-            med, low = time_ms(lambda: game.legal_actions(state), 100)
+            med, low = time_ms(lambda s=state: game.legal_actions(s), 100)
             hero_medians.append(med)
             hero_bests.append(low)
             label = f"{hero.title} (6)"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.wormholes import Wormholes, WormholesState  # noqa: E402
-from rules.wormholes.board import BASE_CELLS, CELLS  # noqa: E402
+from rules.wormholes import Wormholes, WormholesState
+from rules.wormholes.board import BASE_CELLS, CELLS
 
 TARGET_MS = 5.0
 REPEATS = 2000

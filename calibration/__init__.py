@@ -53,7 +53,7 @@ _LAZY = {
     "find_square_grid": "calibration.grid",
 }
 
-__all__ = ["CalibrationError", *_LAZY]
+__all__ = ["CalibrationError", *_LAZY]  # noqa: PLE0604 (the lazy names: strings)
 
 
 def __getattr__(name: str) -> Any:

@@ -22,9 +22,9 @@ Hex(q=0, r=0)
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterator
 
 from rules.errors import FormatError
 

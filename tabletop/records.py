@@ -296,7 +296,7 @@ class RecordWriter:
     ) -> None:
         self.path = Path(path)
         self.sync = sync
-        self._file: IO[str] | None = open(
+        self._file: IO[str] | None = open(  # noqa: SIM115 (kept open: one line flushed per entry)
             self.path, "w" if overwrite else "x", encoding="utf-8", newline="\n"
         )
         self.lines_written = 0
@@ -321,7 +321,7 @@ class RecordWriter:
             self._file.close()
             self._file = None
 
-    def __enter__(self) -> RecordWriter:
+    def __enter__(self) -> RecordWriter:  # noqa: PYI034 (typing.Self needs Python 3.11)
         return self
 
     def __exit__(

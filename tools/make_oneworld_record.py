@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rules.oneworld import (  # noqa: E402
+from rules.oneworld import (
     Aspect,
     ChooseTower,
     EndMovement,
@@ -43,9 +43,9 @@ from rules.oneworld import (  # noqa: E402
     Side,
     Transform,
 )
-from rules.oneworld.setup import example_setup, setup_step  # noqa: E402
-from tabletop.dice import SeededDice  # noqa: E402
-from tabletop.records import RecordHeader, RecordWriter  # noqa: E402
+from rules.oneworld.setup import example_setup, setup_step
+from tabletop.dice import SeededDice
+from tabletop.records import RecordHeader, RecordWriter
 
 DEFAULT_SEED = 1
 DEFAULT_OUTPUT = ROOT / "tabletop" / "data" / "records" / "oneworld.jsonl"

@@ -43,13 +43,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rules.core import GameRules  # noqa: E402
-from vision.render import Hand, Placement, Renderer, RenderOptions, ScenePlan, View  # noqa: E402
-from vision.render.camera import CameraRanges  # noqa: E402
-from vision.render.effects import jpeg  # noqa: E402
-from vision.render.positions import replay_record  # noqa: E402
-from vision.render.scene import PieceLabel  # noqa: E402
-from vision.render.scenes import Placer  # noqa: E402
+from rules.core import GameRules
+from vision.render import Hand, Placement, Renderer, RenderOptions, ScenePlan, View
+from vision.render.camera import CameraRanges
+from vision.render.effects import jpeg
+from vision.render.positions import replay_record
+from vision.render.scene import PieceLabel
+from vision.render.scenes import Placer
 
 GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds", "the-game")
 DEFAULT_SEED = 1

@@ -152,11 +152,10 @@ def move_verdict(
                 f"{label(middle)} is occupied; a level II figure cannot pass over it.",
                 blocked=label(middle),
             )
-    if level is Level.III and reach > 1:
-        if to not in destinations(board, at, controller, level, start, player):
-            return Verdict.illegal(
-                "path-blocked",
-                f"Every way to {label(to)} within three steps is blocked by other figures.",
-            )
+    if level is Level.III and reach > 1 and to not in destinations(board, at, controller, level, start, player):
+        return Verdict.illegal(
+            "path-blocked",
+            f"Every way to {label(to)} within three steps is blocked by other figures.",
+        )
     attack = target is not None
     return Verdict.ok("attack" if attack else "move", attack=attack)

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.core import Dice, Event, GameRules, Outcome, Verdict
 from rules.geometry import Hex
-from rules.oneworld import codec
+from rules.oneworld import codec, turn
 from rules.oneworld.board import OneWorldMap, bundled_map, parse_map
 from rules.oneworld.model import (
     Action,
@@ -35,7 +35,6 @@ from rules.oneworld.model import (
     by_side,
 )
 from rules.oneworld.movement import Plan, Snapshot, plan_along, plans_for, standing_towers, why_not
-from rules.oneworld import turn
 from rules.oneworld.options import OneWorldOptions
 from rules.oneworld.setup import apply_setup, apply_tower, check_setup, check_tower, setup_step
 

@@ -315,8 +315,8 @@ def why_not(s: Snapshot, child: Child, to: Hex) -> tuple[str, str]:
         if dist < len(plan.path) and to in plan.path:
             return (
                 "blade-must-move-five",
-                f"{what} must move the full five hexes unless something stops it; "
-                f"moving {d.name} it ends at {plan.to.label()}",
+                (f"{what} must move the full five hexes unless something stops it; "
+                f"moving {d.name} it ends at {plan.to.label()}"),
             )
         if not _fits(s, child, plan) and plan.to == to:
             return "stacking", f"more than {s.options.stacking_limit} children of one god may not share {to.label()}"

@@ -8,7 +8,16 @@ from dataclasses import replace
 from rules.core import Event, Verdict
 from rules.geometry import Hex
 from rules.oneworld.board import End, OneWorldMap
-from rules.oneworld.model import Child, ChooseTower, God, Phase, Position, SetUp, Side, sort_children
+from rules.oneworld.model import (
+    Child,
+    ChooseTower,
+    God,
+    Phase,
+    Position,
+    SetUp,
+    Side,
+    sort_children,
+)
 from rules.oneworld.options import OneWorldOptions
 
 __all__ = ["setup_step", "check_setup", "apply_setup", "check_tower", "apply_tower", "example_setup"]

@@ -220,10 +220,10 @@ class TheGame(GameRules[TheGameState, Action]):
                         f"{action.player}'s.", player=action.player)
         if state.phase is Phase.MOVEMENT:
             for p in state.pieces:
-                if p.controller == action.player and due(state, p, self.options):
-                    if must_move(*self.status(state, p), self.options):
-                        return _bad("must-move", f"{p.id} must move, so {action.player} cannot "
-                                    "leave all its pieces alone.", piece=p.id)
+                if (p.controller == action.player and due(state, p, self.options)
+                        and must_move(*self.status(state, p), self.options)):
+                    return _bad("must-move", f"{p.id} must move, so {action.player} cannot "
+                                "leave all its pieces alone.", piece=p.id)
         return Verdict.ok(f"{action.player} leaves its remaining pieces alone this phase.")
 
     def _act_verdict(self, state: TheGameState, actor: Piece, action: Act) -> Verdict:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Union
 
 from rules.geometry import FieldPoint
 from rules.the_game.shapes import Footprint, Outline
@@ -285,4 +284,4 @@ class Take:
         return f"{self.player} takes {', '.join(self.group)}"
 
 
-Action = Union[Setup, Move, Exit, Stay, Pass, Act, Split, Take]
+Action = Setup | Move | Exit | Stay | Pass | Act | Split | Take

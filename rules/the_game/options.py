@@ -64,7 +64,7 @@ class TheGameOptions:
     unobserved_full_move: bool = True
     opponent_chooses_group: bool = True
     setup_facing_check: bool = True
-    footprint: Footprint = Footprint(Shape.ELLIPSE, 1.0, 1.0)
+    footprint: Footprint = Footprint(Shape.ELLIPSE, 1.0, 1.0)  # noqa: RUF009 (frozen: shared safely)
     scoring: Scoring = Scoring.NONE
 
     def other(self, player: str) -> str:

@@ -14,7 +14,6 @@ needed when the referee was not told that army's god (``None``: let the referee 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from rules.geometry import Square
 from rules.when_gods_collide.model import Army, ChessFace, ConvertMethod, HeroFace
@@ -156,5 +155,5 @@ class Pass:
         return "pass"
 
 
-PlayAction = Union[Move, Push, Convert]
-WgcAction = Union[FirstRoll, LayTile, Place, Roll, CallHero, HeroRoll, Move, Push, Convert, Pass]
+PlayAction = Move | Push | Convert
+WgcAction = FirstRoll | LayTile | Place | Roll | CallHero | HeroRoll | Move | Push | Convert | Pass

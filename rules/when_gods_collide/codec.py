@@ -270,7 +270,7 @@ def read_state(data: Any, armies: tuple[Army, ...], where: str = "position") -> 
         roll = TurnRoll(get_enum(r, "chess", ChessFace, r_where), _die(r, r_where), hero)
     captured: dict[Army, int] = {}
     c_where = path(where, "captured")
-    for key, _ in get_object(obj, "captured", where, default={}).items():
+    for key in get_object(obj, "captured", where, default={}):
         army = _army(key, path(c_where, key), armies)
         captured[army] = get_int(obj["captured"], key, c_where, lo=0, hi=999)
     rolloff = []

@@ -21,7 +21,6 @@ knights jump anything and need only a real landing square without an own checker
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Optional
 
 from rules.geometry import Square, SquareDirection
 from rules.when_gods_collide.model import Army, Board, ChessFace
@@ -41,7 +40,7 @@ __all__ = [
 ]
 
 #: A reason a movement is illegal: (verdict code, sentence).
-Problem = Optional[tuple[str, str]]
+Problem = tuple[str, str] | None
 Sides = Mapping[Square, Army]
 
 KNIGHT_JUMPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))

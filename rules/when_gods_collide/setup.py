@@ -245,9 +245,7 @@ def place_choices(state: WgcState, options: WgcOptions) -> list[Place]:
         mine = placed(state, army)
         has_god = any(c.identity is Identity.GOD for c in mine)
         last = len(mine) == options.checkers_per_army - 1
-        if not options.referee_sees_gods:
-            flags = [False]
-        elif has_god:
+        if not options.referee_sees_gods or has_god:
             flags = [False]
         else:
             flags = [True] if last else [False, True]

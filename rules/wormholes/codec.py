@@ -50,6 +50,7 @@ from rules.wormholes.model import (
     ChooseOrder,
     ChooseSend,
     Coin,
+    Jump,
     Move,
     Phase,
     Place,
@@ -60,7 +61,6 @@ from rules.wormholes.model import (
     Send,
     Ship,
     Stay,
-    Jump,
     Task,
     WormholesState,
 )

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
-from typing import Union
 
 from rules.geometry import Square
 from rules.wormholes.board import PLAYER_TITLES, VALUE_NAMES, Suit
@@ -135,7 +134,7 @@ class ChooseSend:
     sender: str
 
 
-Task = Union[Activate, ChooseJump, ChooseSend]
+Task = Activate | ChooseJump | ChooseSend
 
 
 @dataclass(frozen=True)
@@ -340,7 +339,7 @@ class Send:
         return f"{self.ship.value} sent to {self.to}"
 
 
-Action = Union[RollOff, ChooseOrder, Place, Rest, Roll, Move, Stay, Reveal, Jump, Send]
+Action = RollOff | ChooseOrder | Place | Rest | Roll | Move | Stay | Reveal | Jump | Send
 
 
 def ship_title(suit: Suit, capital: bool = False) -> str:

@@ -72,8 +72,8 @@ def test_no_speech_program_warns_once(monkeypatch):
     announcer.announce(EVENTS)
     assert not announcer.speaking
     assert warn.getvalue().splitlines() == [
-        "tabletop: warning: no speech program found "
-        "(install espeak-ng to hear the announcements); printing them only"
+        ("tabletop: warning: no speech program found "
+        "(install espeak-ng to hear the announcements); printing them only")
     ]
 
 

@@ -239,8 +239,8 @@ def test_too_many_rolls(cli, move_input):
         (lambda d: d.pop("action"), "tabletop: error: action: missing"),
         (
             lambda d: d.update(colour="red"),
-            "tabletop: error: colour: unknown field "
-            "(known fields: action, options, position, rolls)",
+            ("tabletop: error: colour: unknown field "
+            "(known fields: action, options, position, rolls)"),
         ),
         (lambda d: d.update(rolls=3), "tabletop: error: rolls: expected a list, got int"),
         (

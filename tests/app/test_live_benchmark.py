@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import live_referee
-import turns
+import live_referee  # noqa: E402 (from benchmarks/, put on the path above)
+import turns  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import outdoor
+import outdoor  # noqa: E402 (from benchmarks/, put on the path above)
 
-from tabletop.outdoor.truth import visible_ids
+from tabletop.outdoor.truth import visible_ids  # noqa: E402
 
 
 def test_pieces_to_find_are_told_apart_by_how_much_of_them_is_in_sight():

@@ -136,7 +136,7 @@ def test_unknown_bundled_record():
 
 
 def test_an_undo_line_takes_back_the_last_action_standing():
-    text = "\n".join([
+    text = "\n".join([  # noqa: FLY002 (one record line a row)
         '{"game": "wormholes"}',
         '{"action": {"type": "a"}}',
         '{"action": {"type": "b"}, "rolls": [4]}',

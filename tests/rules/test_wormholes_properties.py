@@ -43,7 +43,7 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"jumps_cross_gaps": True, "own_ship_blocks_passage": False, "strict_both_dice": False},
 ]
 #: The whole 10 x 18 grid and a ring around it: board cells, gaps and beyond.
-GRID = [Square(x, y) for x in range(0, 12) for y in range(0, 20)]
+GRID = [Square(x, y) for x in range(12) for y in range(20)]
 
 
 def check_invariants(game: Wormholes, state: WormholesState) -> None:

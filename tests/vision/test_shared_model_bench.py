@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import shared_model
+import shared_model  # noqa: E402 (from benchmarks/, put on the path above)
 
 
 def _dataset(root: Path, names: list[str], rows: dict[str, list[str]], split: str = "train") -> Path:
