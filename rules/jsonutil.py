@@ -85,7 +85,7 @@ def get_int(
     if isinstance(value, bool) or not isinstance(value, int):
         raise FormatError(path(where, key), f"expected a whole number, got {value!r}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise FormatError(path(where, key), f"{value} is out of range ({lo}..{hi})")
+        raise FormatError(path(where, key), f"{_short(value)} is out of range ({lo}..{hi})")
     return value
 
 
@@ -95,7 +95,10 @@ def get_float(obj: Mapping[str, Any], key: str, where: str, default: Any = _MISS
         return value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise FormatError(path(where, key), f"expected a number, got {value!r}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # a whole number too large for a float (JSON allows any length)
+        raise FormatError(path(where, key), f"{_short(value)} is too large a number") from None
 
 
 def get_str(obj: Mapping[str, Any], key: str, where: str, default: Any = _MISSING) -> Any:
@@ -158,6 +161,12 @@ def reject_unknown(obj: Mapping[str, Any], allowed: set[str] | frozenset[str], w
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise FormatError(path(where, key), f"unknown field (known fields: {known})")
+
+
+def _short(value: Any, limit: int = 24) -> str:
+    """``repr(value)``, cut short: error messages stay one readable line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def _kind(value: Any) -> str:

@@ -236,6 +236,8 @@ def _held(table: Table, player: str, items: list[Any], where: str, claim: Any) -
 def _dice(table: Table, player: str, owner: str, items: list[Any], where: str) -> frozenset[str]:
     names = {d.name for d in table.roster.dice_of(owner)}
     for i, name in enumerate(items):
+        if not isinstance(name, str):
+            raise FormatError(path(where, i), f"expected a Battle Die name, got {name!r}")
         if name not in names:
             raise FormatError(path(where, i), f"{owner} has no Battle Die named {name!r}")
     if len(set(items)) != len(items):

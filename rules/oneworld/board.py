@@ -176,14 +176,14 @@ def parse_map(text: str, require_towers: bool = True) -> OneWorldMap:
             name = rest or name
         elif word == "size":
             parts = rest.split()
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            if len(parts) != 2 or not all(p.isdecimal() for p in parts):
                 raise MapError(where, f"'size' needs two numbers (columns rows), got {rest!r}")
             size = (int(parts[0]), int(parts[1]))
             if not (1 <= size[0] <= 99 and 1 <= size[1] <= 99):
                 raise MapError(where, "a map has 1 to 99 columns and rows")
         elif word == "row":
             label, _, cells = rest.partition(" ")
-            if not label.isdigit():
+            if not label.isdecimal():  # not isdigit(): int() cannot read '²'
                 raise MapError(where, f"'row' needs its number first, got {label!r}")
             cells_list = [c for c in cells if not c.isspace()]
             if int(label) in rows:

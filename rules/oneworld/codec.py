@@ -56,6 +56,25 @@ def _aspect(value: Any, where: str) -> Aspect:
     return parse_enum(value, Aspect, where)
 
 
+def _sides_once(obj: Any, where: str) -> None:
+    """Refuse an object keyed by side that names a side twice (``"borg"`` and ``"BORG"``)."""
+    seen: set[Side] = set()
+    for key in obj:
+        side = _side(key, where)
+        if side in seen:
+            raise FormatError(path(where, key), f"{side.value} is named twice")
+        seen.add(side)
+
+
+def _child_id(value: Any, where: str) -> str:
+    """A child's id: printable ASCII with no spaces (``B1``, ``C13``)."""
+    if not isinstance(value, str):
+        raise FormatError(where, f"expected a child id (a string such as 'B1'), got {value!r}")
+    if not value or not value.isascii() or not value.isprintable() or " " in value:
+        raise FormatError(where, f"not a child id: {value!r} (letters and digits, e.g. 'B1')")
+    return value
+
+
 # -- positions -------------------------------------------------------------------------
 
 _POSITION_FIELDS = {
@@ -117,9 +136,13 @@ def position_from_json(data: Any, options: OneWorldOptions, where: str = "positi
     turn = get_int(obj, "turn", where, default=1, lo=1)
 
     ends_obj = get_object(obj, "ends", where, default={})
+    for key in ("ends", "towers", "gods", "under_tower", "lost"):
+        _sides_once(get_object(obj, key, where, default={}), path(where, key))
     ends = tuple(
         (_side(k, path(where, "ends")), parse_enum(v, End, path(path(where, "ends"), k))) for k, v in ends_obj.items()
     )
+    if len(ends) == 2 and ends[0][1] is ends[1][1]:
+        raise FormatError(path(where, "ends"), f"both sides cannot set up at the {ends[0][1].value} end")
     towers_obj = get_object(obj, "towers", where, default={})
     towers = tuple(
         sorted(((_side(k, path(where, "towers")), _hex(v, path(path(where, "towers"), k))) for k, v in towers_obj.items()), key=lambda t: t[0].value)
@@ -142,7 +165,7 @@ def position_from_json(data: Any, options: OneWorldOptions, where: str = "positi
         c = as_object(item, w)
         reject_unknown(c, {"id", "side", "aspect", "hex"}, w)
         side = _side(c.get("side"), path(w, "side"))
-        cid = get_str(c, "id", w, default=f"{side.prefix}{i + 1}")
+        cid = _child_id(c.get("id", f"{side.prefix}{i + 1}"), path(w, "id"))
         if cid in ids:
             raise FormatError(path(w, "id"), f"two children share the id {cid!r}")
         ids.add(cid)
@@ -153,9 +176,8 @@ def position_from_json(data: Any, options: OneWorldOptions, where: str = "positi
         out = []
         for k, v in o.items():
             side = _side(k, path(where, key))
-            for j, cid in enumerate(as_list(v, path(path(where, key), k))):
-                if not isinstance(cid, str):
-                    raise FormatError(path(path(path(where, key), k), j), "expected a child id")
+            for j, item in enumerate(as_list(v, path(path(where, key), k))):
+                cid = _child_id(item, path(path(path(where, key), k), j))
                 if cid in ids:
                     raise FormatError(path(path(path(where, key), k), j), f"{cid!r} is also on the map")
                 ids.add(cid)
@@ -164,13 +186,20 @@ def position_from_json(data: Any, options: OneWorldOptions, where: str = "positi
 
     under = side_lists("under_tower")
     lost = side_lists("lost")
+    for side in Side:
+        count = sum(1 for c in children if c.side is side) + sum(1 for s, _ in under + lost if s is side)
+        if count > options.children_per_side:
+            raise FormatError(
+                path(where, "children"),
+                f"{side.title} has {count} children; each side has {options.children_per_side}",
+            )
     tt = get_object(obj, "this_turn", where, default={})
     wt = path(where, "this_turn")
     reject_unknown(tt, {"moved", "god_attacked", "obstacles_used", "god_transforms_used", "god_moved"}, wt)
     moved_ids = get_list(tt, "moved", wt, default=[])
     for j, m in enumerate(moved_ids):
-        if not isinstance(m, str):
-            raise FormatError(path(path(wt, "moved"), j), f"expected a child id (a string), got {m!r}")
+        if _child_id(m, path(path(wt, "moved"), j)) not in ids:
+            raise FormatError(path(path(wt, "moved"), j), f"no child {m!r} in this position")
     moved = frozenset(moved_ids)
     obst = get_object(tt, "obstacles_used", wt, default={})
     obstacles = tuple(sorted((_hex(k, path(wt, "obstacles_used")), get_int(obst, k, path(wt, "obstacles_used"), lo=0)) for k in obst))
@@ -234,6 +263,14 @@ def check_on_map(
     for i, c in enumerate(p.children):
         if c.hex not in board.cells:
             raise FormatError(f"{where}.children[{i}].hex", f"{c.id} is at {c.hex}, which is not on the map (Chaos)")
+    for j, h in enumerate(p.combats):
+        if h not in board.cells:
+            raise FormatError(f"{where}.combats[{j}]", f"{h} is not on the map")
+    if p.combat is not None and p.combat.hex not in board.cells:
+        raise FormatError(f"{where}.combat.hex", f"{p.combat.hex} is not on the map")
+    for h, _ in p.obstacles_used:
+        if h not in board.cells:
+            raise FormatError(f"{where}.this_turn.obstacles_used", f"{h} is not on the map")
     stacks = Counter((c.hex, c.side) for c in p.children)
     for (h, side), n in sorted(stacks.items(), key=lambda kv: (kv[0][0], kv[0][1].value)):
         if n > stacking_limit:
@@ -243,6 +280,8 @@ def check_on_map(
     for g in p.gods:
         if g.hex is not None and g.hex not in board.cells:
             raise FormatError(f"{where}.gods.{g.side.value}.hex", f"{g.hex} is not on the map")
+    if len(p.towers) == 2 and p.towers[0][1] == p.towers[1][1]:
+        raise FormatError(f"{where}.towers", f"both Towers are on {p.towers[0][1]}")
     for s, h in p.towers:
         if moving_towers and board.is_edge(h):
             continue

@@ -14,6 +14,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from rules.core import Dice, Event, GameRules, Outcome, Verdict
+from rules.errors import MapError
 from rules.geometry import Hex
 from rules.oneworld import codec, turn
 from rules.oneworld.board import OneWorldMap, bundled_map, parse_map
@@ -43,6 +44,16 @@ __all__ = ["OneWorld"]
 FAULT_DEATH = (1, 2)  # chart 13.2
 
 
+def _map_of(options: OneWorldOptions) -> OneWorldMap:
+    """The options' map; a bad ``map_text`` names that option and the line at fault."""
+    if not options.map_text:
+        return bundled_map(options.map)
+    try:
+        return parse_map(options.map_text)
+    except MapError as err:
+        raise MapError(f"options.map_text: {err.field}", err.detail) from None
+
+
 class OneWorld(GameRules[Position, Action]):
     name = "oneworld"
     title = "OneWorld"
@@ -50,7 +61,7 @@ class OneWorld(GameRules[Position, Action]):
     def __init__(self, options: OneWorldOptions | None = None, board: OneWorldMap | None = None) -> None:
         self.options = options or OneWorldOptions()
         if board is None:
-            board = parse_map(self.options.map_text) if self.options.map_text else bundled_map(self.options.map)
+            board = _map_of(self.options)
         self.board = board
 
     @classmethod

@@ -189,6 +189,9 @@ def _piece_to_json(p: Piece) -> dict[str, Any]:
             "presence": p.presence.value, "idle": p.idle, "busy": p.busy, "done": p.done}
 
 
+#: Rounding room (inches) for a centre computed on the edge, e.g. where a piece walked off.
+_EDGE_SLACK = 1e-6
+
 _PIECE_FIELDS = {"id", "side", "controller", "at", "facing", "footprint", "presence", "idle",
                  "busy", "done"}
 
@@ -204,9 +207,14 @@ def _piece_from_json(data: Any, where: str, opts: TheGameOptions) -> Piece:
     presence = Presence.IN_PLAY
     if "presence" in obj:
         presence = parse_enum(obj["presence"], Presence, path(where, "presence"))
+    at = point_from_json(require(obj, "at", where), path(where, "at"))
+    slack = opts.tolerance + _EDGE_SLACK
+    if not (-slack <= at.x <= opts.field_width + slack
+            and -slack <= at.y <= opts.field_depth + slack):
+        raise FormatError(path(where, "at"), f"({at.x:g}, {at.y:g}) is off the "
+                          f"{opts.field_width:g} x {opts.field_depth:g} field")
     return Piece(
-        _name(obj, "id", where), side, controller,
-        point_from_json(require(obj, "at", where), path(where, "at")),
+        _name(obj, "id", where), side, controller, at,
         _angle(obj, "facing", where) % 360.0, footprint, presence,
         get_int(obj, "idle", where, 0, lo=0, hi=10_000),
         get_bool(obj, "busy", where, False), get_bool(obj, "done", where, False),

@@ -130,9 +130,14 @@ class TheGameOptions:
         return out
 
 
+#: The largest length anywhere in the game (a field side, a footprint), in inches: beyond it
+#: the geometry would lose all precision (and a footprint cannot be larger than any field).
+MAX_INCHES = 1000.0
+
+
 def _positive(obj: Mapping[str, Any], name: str, where: str) -> float:
     value = get_float(obj, name, where)
-    if not (math.isfinite(value) and 0.0 < value <= 1000.0):
+    if not (math.isfinite(value) and 0.0 < value <= MAX_INCHES):
         raise FormatError(path(where, name), f"must be a positive number of inches, got {value!r}")
     return value
 
@@ -166,9 +171,18 @@ def footprint_from_json(data: Any, where: str) -> Footprint:
             items = as_list(obj.get("points"), path(where, "points"))
             pts = tuple(point_from_json(p, path(path(where, "points"), i))
                         for i, p in enumerate(items))
+            for i, p in enumerate(pts):
+                if max(abs(p.x), abs(p.y)) > MAX_INCHES:
+                    raise FormatError(path(path(where, "points"), i),
+                                      f"a footprint corner lies at most {MAX_INCHES:g} inches "
+                                      f"from the piece's centre, got ({p.x:g}, {p.y:g})")
             return Footprint.polygon(pts)
         length = get_float(obj, "length", where)
         width = get_float(obj, "width", where)
+        for name, value in (("length", length), ("width", width)):
+            if value > MAX_INCHES:
+                raise FormatError(path(where, name),
+                                  f"a footprint is at most {MAX_INCHES:g} inches, got {value:g}")
         if shape is Shape.ELLIPSE:
             return Footprint.ellipse(length, width)
         return Footprint.rectangle(length, width)

@@ -143,6 +143,13 @@ def _check_checkers(state: WgcState, options: WgcOptions, where: str) -> None:
             raise FormatError(
                 here, f"{c.army.value} has only {options.checkers_per_army} checkers in this game"
             )
+    for army, n in state.captured:
+        if natives[army] + n > options.checkers_per_army:
+            raise FormatError(
+                path(path(where, "captured"), army.value),
+                f"{army.value} has {options.checkers_per_army} checkers in this game: "
+                f"{natives[army]} on the board and {n} captured is too many",
+            )
     if state.phase in _SETUP:
         return
     for army in state.alive:

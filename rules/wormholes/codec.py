@@ -86,7 +86,10 @@ def parse_square(data: Any, where: str) -> Square:
     if isinstance(data, str):
         parts = data.split(",")
         if len(parts) == 2 and all(p.strip().lstrip("-").isdigit() for p in parts):
-            return Square(int(parts[0]), int(parts[1]))
+            try:
+                return Square(int(parts[0]), int(parts[1]))
+            except ValueError:  # digits int() does not read ('²'), or a sign twice ('--5')
+                pass
     raise FormatError(where, f"expected a cell written 'x,y' such as '7,1', got {data!r}")
 
 
