@@ -210,6 +210,11 @@ class CameraCalibration:
                 f"{path} is not JSON (line {err.lineno}): is it a calibration file written by "
                 "'tabletop calibrate camera'?"
             ) from None
+        except (ValueError, RecursionError):  # a number of thousands of digits; nesting too deep
+            raise CalibrationError(
+                f"{path} is not a calibration file written by 'tabletop calibrate camera' "
+                "(JSON past the reader's limits)"
+            ) from None
         try:
             return _from_json(data)
         except CalibrationError as err:

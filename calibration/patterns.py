@@ -55,6 +55,8 @@ WINDOW_FRACTION = 0.3
 DETECT_MAX_SIDE = 1600
 
 _MIN_CHARUCO_CORNERS = 6
+#: the fewest pixels across (as searched) in which a calibration pattern can show
+MIN_PATTERN_SIDE = 32
 _UNITS_MM = {
     "mm": 1.0,
     "cm": 10.0,
@@ -340,6 +342,8 @@ def find_chessboard_corners(pattern: ChessboardPattern, grey: np.ndarray) -> np.
     then the classic detector; large photos are searched at reduced size.
     """
     scale = min(1.0, DETECT_MAX_SIDE / max(grey.shape[:2]))
+    if min(grey.shape[:2]) * scale < MIN_PATTERN_SIDE:
+        return None  # too small or too narrow to show a pattern (OpenCV's search would fail)
     small = (
         grey
         if scale == 1.0
@@ -439,6 +443,9 @@ def detect_pattern(
 
     Raises :class:`PatternNotFoundError` with the likely cause when the pattern is not found.
     """
+    h, w = grey.shape[:2]
+    if min(h, w) * min(1.0, DETECT_MAX_SIDE / max(h, w)) < MIN_PATTERN_SIDE:
+        raise PatternNotFoundError(f"{name}: a {w}x{h} picture is too small or too narrow to show the pattern")
     if isinstance(pattern, CharucoPattern):
         return _find_charuco(pattern, grey, name)
     corners = find_chessboard_corners(pattern, grey)

@@ -34,6 +34,8 @@ from calibration.homography import apply_homography
 __all__ = ["PoseQuality", "BoardPose", "UNITS"]
 
 UNITS = ("square", "hex", "inch")
+#: a pose read from a file whose homography is this ill-conditioned is degenerate (real ones: about 1e4)
+MAX_CONDITION = 1e12
 
 
 @dataclass(frozen=True)
@@ -116,8 +118,17 @@ class BoardPose:
 
     @classmethod
     def from_json(cls, data: Any) -> BoardPose:
+        """Read the JSON object :meth:`to_json` writes; anything else raises a
+        :class:`CalibrationError` naming the field."""
+        if not isinstance(data, dict):
+            raise CalibrationError(f"not a board pose: expected a JSON object, got {type(data).__name__}")
+        for name in ("image_to_board", "units", "size"):
+            if name not in data:
+                raise CalibrationError(f"not a board pose: field '{name}' is missing")
+        q = data.get("quality") or {}
+        if not isinstance(q, dict):
+            raise CalibrationError("not a board pose: field 'quality' must be an object")
         try:
-            q = data.get("quality") or {}
             quality = PoseQuality(
                 str(q.get("method", "given")),
                 float(q.get("residual_px", 0.0)),
@@ -125,8 +136,14 @@ class BoardPose:
                 int(q.get("expected", 0)),
                 float(q.get("coverage", 0.0)),
             )
-            return cls.from_homography(
-                np.asarray(data["image_to_board"], dtype=float), str(data["units"]), tuple(data["size"]), quality
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            h = np.asarray(data["image_to_board"], dtype=float)
+            size = tuple(float(v) for v in data["size"])
+        except (TypeError, ValueError, OverflowError) as err:
             raise CalibrationError(f"not a board pose: {err}") from None
+        if h.shape != (3, 3) or not np.all(np.isfinite(h)):
+            raise CalibrationError("not a board pose: field 'image_to_board' must be a finite 3x3 matrix")
+        if len(size) != 2 or not all(np.isfinite(v) and v > 0 for v in size):
+            raise CalibrationError("not a board pose: field 'size' must be [width, height], two numbers above 0")
+        if not np.linalg.cond(h) < MAX_CONDITION:
+            raise CalibrationError("the board homography cannot be inverted (degenerate view)")
+        return cls.from_homography(h, str(data["units"]), (size[0], size[1]), quality)

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration.errors import CalibrationError
+from tabletop.errors import InputError
 
 __all__ = [
     "add_calibrate_parser",
     "run_calibrate_camera",
     "run_calibrate_board",
     "run_calibrate_field",
+    "load_pose",
 ]
 
 SQUARE_GAMES = ("battle-grounds", "wormholes", "when-gods-collide")
@@ -241,6 +243,36 @@ def run_calibrate_camera(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # -- board and field ------------------------------------------------------------------------
+
+
+def load_pose(path: str, units: str | None = None, option: str = "--pose") -> Any:
+    """The :class:`calibration.pose.BoardPose` in ``path`` (JSON from 'calibrate board' or
+    'calibrate field'); with ``units``, it must measure its board in them ("inch": The Game's
+    field). A file that is not such a pose is bad input naming ``option``."""
+    from calibration.pose import BoardPose
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(option, f"{path}: not JSON: not even text") from None
+    except IsADirectoryError:
+        raise InputError(option, f"{path}: is a folder, not a pose file") from None
+    except OSError as err:
+        raise InputError(option, f"{path}: cannot read it: {err.strerror or err}") from None
+    try:
+        pose = BoardPose.from_json(json.loads(text))
+    except json.JSONDecodeError as err:
+        raise InputError(option, f"{path}: not JSON: {err.msg}") from None
+    except (ValueError, RecursionError) as err:
+        from tabletop.records import json_limit
+
+        raise InputError(option, f"{path}: unreadable JSON: {json_limit(err)}") from None
+    except CalibrationError as err:
+        raise InputError(option, f"{path}: {err}") from None
+    if units is not None and pose.units != units:
+        raise InputError(option, f"{path}: a pose in {pose.units} units (another game's board), not in "
+                                 f"{units} units: calibrate this game's board")
+    return pose
 
 
 def _squares(text: str | None) -> tuple[int, int] | None:

@@ -22,7 +22,13 @@ from rules.jsonutil import as_object, get_list, get_object, reject_unknown
 from rules.registry import game_class, game_names
 from tabletop.announcer import Announcer
 from tabletop.errors import IllegalRecordActionError, InputError
-from tabletop.records import GameRecord, bundled_record, bundled_record_names, parse_record
+from tabletop.records import (
+    GameRecord,
+    bundled_record,
+    bundled_record_names,
+    json_limit,
+    parse_record,
+)
 from tabletop.referee import Referee, load_game, replay
 
 __all__ = [
@@ -67,6 +73,8 @@ def read_json(file: str | None) -> Any:
         raise InputError(
             source, f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}"
         ) from None
+    except (ValueError, RecursionError) as err:
+        raise InputError(source, f"unreadable JSON: {json_limit(err)}") from None
 
 
 def _read_text(path: Path) -> str:
@@ -212,8 +220,10 @@ def piece_ids(game: Any, state: Any) -> set[str] | None:
 
 
 def _natural(text: str) -> tuple[str, int, str]:
-    digits = "".join(ch for ch in text if ch.isdigit())
-    return (text.rstrip("0123456789"), int(digits) if digits else 0, text)
+    """A sort key putting ``B2`` before ``B10``: the id without its trailing number, then the number."""
+    stem = text.rstrip("0123456789")
+    number = text[len(stem):]
+    return (stem, int(number) if number else 0, text)
 
 
 # -- tabletop rules replay ----------------------------------------------------------------

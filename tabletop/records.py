@@ -40,6 +40,7 @@ __all__ = [
     "bundled_record",
     "bundled_record_names",
     "RecordWriter",
+    "json_limit",
 ]
 
 HEADER_FIELDS = frozenset({"game", "options", "position", "comment"})
@@ -166,6 +167,13 @@ def _load_line(raw: str, number: int) -> Any:
         raise RecordError(
             f"line {number}", f"invalid JSON at column {err.colno}: {err.msg}"
         ) from None
+    except (ValueError, RecursionError) as err:  # a number of thousands of digits; nesting too deep
+        raise RecordError(f"line {number}", f"unreadable JSON: {json_limit(err)}") from None
+
+
+def json_limit(err: ValueError | RecursionError) -> str:
+    """What a JSON text that is valid but past the reader's limits holds, in words."""
+    return "nested too deeply" if isinstance(err, RecursionError) else "a number with too many digits"
 
 
 def _kind(value: Any) -> str:

@@ -531,7 +531,7 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
     """Measure a detector on a dataset and print the figures."""
     _check_game(args.game)
     from vision.detect import Detector, DetectorError
-    from vision.detect_eval import MAP_CONF, evaluate, load_samples
+    from vision.detect_eval import MAP_CONF, UnreadableImageError, evaluate, load_samples
 
     folder = Path(args.data)
     if not folder.is_dir():
@@ -560,9 +560,12 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
     began = time.perf_counter()
     from tabletop.rendering import ProgressBar
 
-    report = evaluate(args.game, samples, detector.detect, detector.names, conf=args.conf,
-                      progress=ProgressBar(f"evaluating {detector.info.source.name} ({detector.backend})"),
-                      facing=_RefereeFacing() if args.game == "the-game" else None)
+    try:
+        report = evaluate(args.game, samples, detector.detect, detector.names, conf=args.conf,
+                          progress=ProgressBar(f"evaluating {detector.info.source.name} ({detector.backend})"),
+                          facing=_RefereeFacing() if args.game == "the-game" else None)
+    except UnreadableImageError as err:
+        raise InputError("--data", str(err)) from None
     if args.json:
         doc = dict(report.figures(), game=args.game, weights=str(detector.info.source), backend=detector.backend,
                    imgsz=detector.info.imgsz, by_piece_size=detector.piece_scale is not None,

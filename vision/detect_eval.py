@@ -50,12 +50,16 @@ import numpy as np
 from vision.detect_cells import GRID_GAMES, FrameGeometry, board_cells, one_read
 from vision.detections import Detections
 
-__all__ = ["CELL_ERRORS", "MAP_CONF", "EvalReport", "Sample", "average_precision", "box_iou", "cell_error", "evaluate",
-           "load_samples"]
+__all__ = ["CELL_ERRORS", "MAP_CONF", "EvalReport", "Sample", "UnreadableImageError", "average_precision", "box_iou",
+           "cell_error", "evaluate", "load_samples"]
 
 MAP_CONF = 0.001
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+class UnreadableImageError(ValueError):
+    """An image of the dataset that cannot be read (a corrupt, truncated or empty file)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,8 @@ def _read_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndar
             if len(values) < 5:
                 raise ValueError(f"{path}: line {n}: expected class cx cy w h, got {len(values)} values")
             c, cx, cy, bw, bh = values[:5]
+            if not (math.isfinite(c) and c >= 0 and c == int(c)):
+                raise ValueError(f"{path}: line {n}: the class must be a whole number from 0, got {parts[0]!r}")
             classes.append(int(c))
             boxes.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
             rest = values[5:]
@@ -118,15 +124,30 @@ def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
     samples = []
     for sp in splits:
         for img in sorted((folder / "images" / sp).iterdir()):
-            if img.suffix.lower() not in IMAGE_SUFFIXES:
+            if img.suffix.lower() not in IMAGE_SUFFIXES or not img.is_file():
                 continue
             truth_path = folder / "truth" / sp / f"{img.stem}.json"
-            truth = json.loads(truth_path.read_text(encoding="utf-8")) if truth_path.is_file() else None
+            try:
+                truth = json.loads(truth_path.read_text(encoding="utf-8")) if truth_path.is_file() else None
+            except (ValueError, RecursionError) as err:  # not UTF-8, not JSON, nested too deeply
+                raise ValueError(f"{truth_path}: not a ground truth JSON file ({err})") from None
+            if truth is not None and not isinstance(truth, dict):
+                raise ValueError(f"{truth_path}: the ground truth must be a JSON object")
+            if truth is not None and not (isinstance(truth.get("pieces", []), list)
+                                          and all(isinstance(p, dict) for p in truth.get("pieces", []))
+                                          and isinstance(truth.get("board", {}), dict)):
+                raise ValueError(f"{truth_path}: not a ground truth as 'tabletop render' writes it "
+                                 "(pieces: a list of objects, board: an object)")
             if truth is not None and truth.get("image_size"):
-                size = (int(truth["image_size"][0]), int(truth["image_size"][1]))
+                try:
+                    size = (int(truth["image_size"][0]), int(truth["image_size"][1]))
+                except (TypeError, ValueError, IndexError, KeyError):
+                    raise ValueError(f"{truth_path}: image_size must be [width, height]") from None
             else:
-                shape = cv2.imread(str(img), cv2.IMREAD_UNCHANGED).shape
-                size = (shape[1], shape[0])
+                pixels = cv2.imread(str(img), cv2.IMREAD_UNCHANGED)
+                if pixels is None:
+                    raise UnreadableImageError(f"{img}: cannot read this image")
+                size = (pixels.shape[1], pixels.shape[0])
             classes, boxes, kps = _read_labels(folder / "labels" / sp / f"{img.stem}.txt", size)
             samples.append(Sample(img, classes, boxes, kps, truth, size))
     return samples
@@ -445,7 +466,7 @@ def evaluate(game: str, samples: Sequence[Sample], detect: Callable[[np.ndarray]
     for k, s in enumerate(samples):
         frame = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
         if frame is None:
-            raise ValueError(f"{s.image}: cannot read this image")
+            raise UnreadableImageError(f"{s.image}: cannot read this image")
         began = time.perf_counter()
         det = detect(frame)
         spent += time.perf_counter() - began
@@ -630,7 +651,7 @@ def transfer_figures(samples: Sequence[Sample], detect: Callable[[np.ndarray], D
     for s in samples:
         frame = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
         if frame is None:
-            raise ValueError(f"{s.image}: cannot read this image")
+            raise UnreadableImageError(f"{s.image}: cannot read this image")
         det = detect(frame)
         det = det[(det.confidence >= conf) & np.isin(det.class_id, list(wanted))]
         pairs = _greedy_pairs(det, s.boxes)

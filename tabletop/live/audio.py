@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tabletop.errors import InputError
+
 __all__ = ["RATE", "Audio", "make_audio", "speech_samples", "tone"]
 
 RATE = 22050
@@ -83,7 +85,10 @@ class Audio:
         elif mode != "none" and self._wav is None:
             raise ValueError(f"unknown audio mode {mode!r} (auto, none or wav:FILE)")
         if self._wav is not None:
-            self._write_wav()
+            try:
+                self._write_wav()
+            except OSError as err:
+                raise InputError("--audio", f"cannot write {self._wav}: {err.strerror or err}") from None
         self._queue: queue.Queue[tuple[str, str] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="tabletop-audio", daemon=True)
         self._thread.start()
@@ -153,7 +158,7 @@ class Audio:
         data = np.concatenate(self._samples) if self._samples else np.zeros(0, np.float32)
         pcm = (np.clip(data, -1, 1) * 32767).astype("<i2").tobytes()
         tmp = self._wav.with_name(self._wav.name + ".part")
-        with wave.open(str(tmp), "wb") as w:
+        with open(tmp, "wb") as f, wave.open(f, "wb") as w:  # opened first: a failed open leaves no half-made writer
             w.setnchannels(1)
             w.setsampwidth(2)
             w.setframerate(RATE)

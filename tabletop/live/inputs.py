@@ -217,20 +217,23 @@ def open_source(*, camera: int | None = None, video: str | None = None, images: 
     if video is not None:
         if not Path(video).is_file():
             raise FileNotFoundError(f"{video}: no such video file")
-        cap = Capture(video)
+        c = Capture(video).open()  # opened at once: a file that is no video is refused before anything starts
+        if not c.isOpened():
+            c.release()
+            raise ConnectionError(f"cannot read the video {video} (not a video file OpenCV can open)")
 
         def once() -> Iterator[tuple[Any, float]]:  # a file ends; it is not reopened
-            c = cap.open()
-            if not c.isOpened():
-                raise ConnectionError(f"cannot read the video {video}")
             fps = c.get(5) or 30.0  # cv2.CAP_PROP_FPS
             n = 0
-            while True:
-                ok, frame = c.read()
-                if not ok:
-                    return
-                yield frame, n / fps
-                n += 1
+            try:
+                while True:
+                    ok, frame = c.read()
+                    if not ok:
+                        return
+                    yield frame, n / fps
+                    n += 1
+            finally:
+                c.release()
 
         return once()
     if camera is not None:

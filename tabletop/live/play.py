@@ -185,6 +185,24 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
                         still=StillFrames(refresh_s=0.0) if every_frame else None)
 
 
+def _position(game: Any, path: str) -> Any:
+    """The starting position in the file ``path`` (the engine's JSON)."""
+    from rules.errors import FormatError
+    from tabletop.commands import read_json
+
+    try:
+        return game.state_from_json(read_json(path))
+    except InputError as err:
+        raise InputError("--position", str(err)) from None
+    except FormatError as err:
+        raise InputError("--position", f"{path}: {err}") from None
+
+
+def _pose_units(game: str) -> str:
+    """The units a board pose of ``game`` measures its board in."""
+    return {"oneworld": "hex", "the-game": "inch"}.get(game, "square")
+
+
 def _camera(path: str) -> Any:
     from calibration.camera import CalibrationError, CameraCalibration
 
@@ -235,28 +253,27 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError("--out", "--no-window needs --out DIR (or FILE.mp4) for the annotated frames")
     if args.video_out and not args.video_out.lower().endswith(".mp4"):
         raise InputError("--video-out", f"the video must be an .mp4 file, got {args.video_out!r}")
-    record = None
+    # everything is read and checked before the record is written to (created, or reopened
+    # to continue it): bad input never leaves a record changed, nor a new one behind
+    n = kept = 0
     if args.resume:
-        record, referee, n = LiveRecord.resume(args.resume)
+        referee, n, kept = LiveRecord.read(args.resume)
         game, state = referee.game, referee.state
         if game.name != args.game:
             raise InputError("--resume", f"the record is a game of {game.name}, not {args.game}")
         _check_board(game, state, "--resume")
-        say(f"resumed {args.resume}: {n} actions replayed")
     else:
         game = load_game(args.game, options)
         if args.position:
-            state = game.state_from_json(json.loads(Path(args.position).read_text()))
+            state = _position(game, args.position)
         else:
             try:
                 state = game.initial_state()
             except NotImplementedError:
                 raise InputError("--position", f"{game.title} needs a starting position") from None
         _check_board(game, state, "--position")
-        if args.record:
-            if Path(args.record).exists():
-                raise InputError("--record", f"{args.record} exists (use --resume to continue it)")
-            record = LiveRecord.create(args.record, game.name, game.options_to_json(), game.state_to_json(state))
+        if args.record and Path(args.record).exists():
+            raise InputError("--record", f"{args.record} exists (use --resume to continue it)")
     from calibration.tracker import PoseTracker
     from vision.detect import Detector, DetectorError
 
@@ -268,29 +285,37 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError("detector", str(err)) from None
     fixed = None
     if args.pose:
-        from calibration.pose import BoardPose
+        from tabletop.calibrate import load_pose
 
-        try:
-            fixed = BoardPose.from_json(json.loads(Path(args.pose).read_text()))
-        except json.JSONDecodeError as err:
-            raise InputError("--pose", f"not JSON: {err.msg}") from None
+        fixed = load_pose(args.pose, units=_pose_units(game.name))
+    camera = _camera(args.calibration) if args.calibration else None
     tracker = None if fixed is not None else PoseTracker(_marker_spec(game.name, options))
-    audio = Audio(args.audio, out=say)
-    rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
-    pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record,
-                          rolls=rolls, window_s=args.window_s, say=say,
-                          every_frame=args.read_every_frame)
     source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                                   pattern=args.glob, newest=not args.no_frame_drop,
                                   camera_size=args.camera_size)
-    if args.calibration:
-        source = undistorted(source, _camera(args.calibration))
+    if camera is not None:
+        source = undistorted(source, camera)
+    audio = Audio(args.audio, out=say)
+    rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
     show = not args.no_window and has_display()
     if not args.no_window and not show:
         say("no display: running without a window (use --no-window --out DIR for annotated frames)")
     video = args.video_out or (args.out if args.out and args.out.lower().endswith(".mp4") else None)
     folder = args.out if args.out and args.out != video else None
     sink = FrameSink(folder, video, _video_fps(args)) if (folder or video) else None
+    record = None
+    try:
+        if args.resume:
+            record = LiveRecord.reopen(args.resume, kept)
+            say(f"resumed {args.resume}: {n} actions replayed")
+        elif args.record:
+            record = LiveRecord.create(args.record, game.name, game.options_to_json(), game.state_to_json(state))
+    except BaseException:
+        audio.close()
+        raise
+    pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record,
+                          rolls=rolls, window_s=args.window_s, say=say,
+                          every_frame=args.read_every_frame)
     window = None
     if show:
         try:

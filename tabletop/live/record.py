@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tabletop.errors import RecordError
 from tabletop.records import RecordHeader, entry_json, parse_record
 from tabletop.referee import Referee, replay
 
@@ -33,6 +34,15 @@ __all__ = ["LiveRecord", "plain_text"]
 
 def _stamp(t: float | None = None) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() if t is None else t))
+
+
+def _whole_line(tail: bytes) -> bool:
+    """Whether ``tail``, the end of a record after its last line end, is a whole JSON line."""
+    try:
+        json.loads(tail.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return bool(tail.strip())
 
 
 def plain_text(text: str) -> str:
@@ -87,18 +97,49 @@ class LiveRecord:
 
     @classmethod
     def resume(cls, path: str | os.PathLike[str], sync: bool = True) -> tuple[LiveRecord, Referee, int]:
-        """Open an existing record to continue it: (record, referee at its end, entries)."""
+        """Open an existing record to continue it: (record, referee at its end, entries).
+
+        The record is read and replayed in full before anything is written: a file that is not
+        a record of a game, or holds an action it cannot replay, raises and is left untouched."""
+        referee, n, kept = cls.read(path)
+        return cls.reopen(path, kept, sync=sync), referee, n
+
+    @staticmethod
+    def read(path: str | os.PathLike[str]) -> tuple[Referee, int, int]:
+        """Read and replay an existing record without writing to it: (referee at its end,
+        entries, bytes to keep). A last line cut short by a crash (no line end, not JSON) is
+        left out of the bytes kept; a whole last line that lacks only its line end is kept."""
         p = Path(path)
+        if p.is_dir():
+            raise RecordError("", "is a folder, not a game record", str(p))
         raw = p.read_bytes()
-        if raw and not raw.endswith(b"\n"):  # a line cut short by a crash: drop it
+        cut = len(raw)
+        if raw and not raw.endswith(b"\n"):
             cut = raw.rfind(b"\n") + 1
-            with open(p, "r+b") as f:
-                f.truncate(cut)
-            raw = raw[:cut]
-        record = parse_record(plain_text(raw.decode("utf-8")), str(p))
+            if _whole_line(raw[cut:]):
+                cut = len(raw)
+        try:
+            text = raw[:cut].decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("", "not a game record (not UTF-8 text; a record is JSON Lines)", str(p)) from None
+        record = parse_record(plain_text(text), str(p))
         referee = Referee.for_record(record)
         n = sum(1 for _ in replay(record, referee))
-        return cls(p, sync=sync, _append=True), referee, n
+        return referee, n, cut
+
+    @classmethod
+    def reopen(cls, path: str | os.PathLike[str], kept: int, sync: bool = True) -> LiveRecord:
+        """Open a record :meth:`read` accepted for appending: the half-written line after
+        ``kept`` bytes is dropped, and a whole last line without its line end gets one."""
+        p = Path(path)
+        with open(p, "r+b") as f:
+            if f.seek(0, os.SEEK_END) > kept:
+                f.truncate(kept)
+            if kept:
+                f.seek(kept - 1)
+                if f.read(1) != b"\n":
+                    f.write(b"\n")
+        return cls(p, sync=sync, _append=True)
 
     def _write(self, f: Any, obj: Any) -> None:
         f.write(json.dumps(obj, ensure_ascii=False) + "\n")

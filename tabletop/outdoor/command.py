@@ -54,7 +54,6 @@ def add_measure_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
 
 def _load_setup(args: argparse.Namespace) -> Any:
     from calibration.field import parse_field_size, parse_marker_mm
-    from calibration.pose import BoardPose
     from tabletop.outdoor.view import FieldSetup
 
     size = parse_field_size(args.field_size)
@@ -65,12 +64,9 @@ def _load_setup(args: argparse.Namespace) -> Any:
 
         calibration = CameraCalibration.load(args.calibration)
     if args.pose:
-        try:
-            pose = BoardPose.from_json(json.loads(Path(args.pose).read_text()))
-        except json.JSONDecodeError as err:
-            raise InputError("--pose", f"not JSON: {err.msg}") from None
-        except UnicodeDecodeError:
-            raise InputError("--pose", "not JSON: not even text") from None
+        from tabletop.calibrate import load_pose
+
+        pose = load_pose(args.pose, units="inch")
     return FieldSetup(size, args.markers, marker_mm, calibration, pose, track=bool(getattr(args, "track", False)))
 
 
@@ -84,6 +80,10 @@ def _detector(args: argparse.Namespace) -> Callable[[Any], Any]:
             raise InputError("--labels", f"not JSON: {err.msg}") from None
         except UnicodeDecodeError:
             raise InputError("--labels", "not JSON: not even text") from None
+        except (ValueError, RecursionError) as err:
+            from tabletop.records import json_limit
+
+            raise InputError("--labels", f"unreadable JSON: {json_limit(err)}") from None
         if not isinstance(truth, dict) or "pieces" not in truth:
             raise InputError("--labels", "not a labelled picture's ground truth (no 'pieces')")
         found = detections_from_truth(truth)

@@ -100,6 +100,8 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         options = json.loads(args.options)
     except json.JSONDecodeError as err:
         raise InputError("--options", f"not JSON: {err.msg}") from None
+    if not isinstance(options, dict):
+        raise InputError("--options", 'expected a JSON object such as {"field_of_vision": 180}')
     args.track = not args.images  # a stream: keep the field while a hand hides a marker
     setup = _load_setup(args)
     opts = TheGameOptions.from_json({**options, "field_width": setup.size[0], "field_depth": setup.size[1]})

@@ -1,0 +1,293 @@
+"""Bad input to the commands: one line naming what is wrong and exit status 2, never a
+traceback (exit 3), and an existing game record never changed, nor a new one left behind.
+
+No detector is loaded: where a command would load one before the bad input is read, a
+stand-in that must never read a frame takes its place."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from tabletop.live.record import LiveRecord
+from tabletop.records import parse_record
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_images"
+RECORDS = ROOT / "tabletop" / "data" / "records"
+FIELD_PHOTO = SAMPLES / "the-game-turn-00.jpg"
+DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON, nested past the reader's limit
+
+
+class _NoDetector:
+    """Stands in for a detector that the command must not get as far as using."""
+
+    names = ("hand",)
+    piece_scale = None
+    backend = "none"
+    info = SimpleNamespace(source=Path("none.pt"), imgsz=640)
+
+    def detect(self, frame: Any) -> Any:
+        raise AssertionError("bad input must be refused before a frame is read")
+
+
+@pytest.fixture
+def no_detector(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.detect
+
+    monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: _NoDetector()))
+
+
+def _play(*extra: str) -> list[str]:
+    return ["play", "oneworld", "--images", str(SAMPLES), "--no-window", "--out", "unused-frames", "--audio", "none",
+            *extra]
+
+
+def _untouched(path: Path, before: bytes) -> None:
+    assert path.read_bytes() == before
+    assert not path.with_name(path.name + ".events.jsonl").exists()
+
+
+# -- play --resume: the record is read in full before anything is written to it -------------
+
+
+def test_resume_refuses_a_photo_and_leaves_it_as_it_was(cli, tmp_path: Path) -> None:
+    photo = tmp_path / "game.jsonl"
+    photo.write_bytes((SAMPLES / "oneworld-turn-00.jpg").read_bytes())  # binary, lines, no line end last
+    before = photo.read_bytes()
+    result = cli(*_play("--resume", str(photo)))
+    assert result.code == 2
+    assert "not a game record" in result.error_line()
+    _untouched(photo, before)
+
+
+def test_resume_of_another_games_record_writes_nothing(cli, tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    record.write_bytes((RECORDS / "wormholes.jsonl").read_bytes())
+    before = record.read_bytes()
+    result = cli(*_play("--resume", str(record)))
+    assert result.code == 2
+    assert "--resume: the record is a game of wormholes, not oneworld" in result.error_line()
+    _untouched(record, before)
+
+
+def test_resume_of_a_record_that_does_not_replay_is_not_cut(cli, tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    header = (RECORDS / "oneworld.jsonl").read_text().splitlines()[0]
+    record.write_text(header + '\n{"action": {"type": "end-movement", "side": 7}}\n{"action": {"type": "mo')
+    before = record.read_bytes()
+    result = cli(*_play("--resume", str(record)))
+    assert result.code == 2
+    assert "line 2" in result.error_line()
+    _untouched(record, before)
+
+
+def test_resume_keeps_a_whole_last_line_that_lacks_only_its_line_end(tmp_path: Path) -> None:
+    text = (RECORDS / "oneworld.jsonl").read_text().rstrip("\n")
+    record = tmp_path / "game.jsonl"
+    record.write_text(text)
+    live, _, n = LiveRecord.resume(record, sync=False)
+    live.close()
+    assert n == len(parse_record(text).entries)  # the last action is played, not dropped
+    assert record.read_text() == text + "\n"  # and the next line will start on a line of its own
+
+
+# -- play: nothing is created or opened until every input has been read ---------------------
+
+
+@pytest.mark.parametrize("bad,needle", [("pose", "--pose"), ("video", "cannot read the video"),
+                                        ("audio", "--audio"), ("calibration", "--calibration")])
+def test_play_leaves_no_new_record_behind_when_an_input_is_bad(cli, tmp_path: Path, no_detector: None,
+                                                               bad: str, needle: str) -> None:
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\xff\xd8\xff\x00 not a file of any kind \xff")
+    record = tmp_path / "game.jsonl"
+    source, audio, extra = ["--images", str(SAMPLES)], "none", []
+    if bad == "video":
+        video = tmp_path / "table.mp4"
+        video.write_text("not a video\n")
+        source = ["--video", str(video)]
+    elif bad == "audio":
+        audio = f"wav:{junk}/said.wav"  # in a folder that is a file
+    else:
+        extra = [f"--{bad}", str(junk)]
+    result = cli("play", "oneworld", *source, "--record", str(record), "--no-window", "--out",
+                 str(tmp_path / "frames"), "--audio", audio, *extra)
+    assert result.code == 2
+    assert needle in result.error_line()
+    assert not record.exists()
+
+
+def test_play_refuses_a_pose_of_another_games_board(cli, tmp_path: Path, no_detector: None) -> None:
+    from calibration.pose import BoardPose
+
+    pose = tmp_path / "field.json"
+    pose.write_text(json.dumps(BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "inch", (24, 24)).to_json()))
+    result = cli(*_play("--pose", str(pose)))
+    assert result.code == 2
+    assert "--pose" in result.error_line() and "inch units" in result.error_line()
+
+
+def test_play_position_that_is_not_text(cli, tmp_path: Path) -> None:
+    position = tmp_path / "start.json"
+    position.write_bytes(b"\xff\xfe\x00")
+    result = cli(*_play("--position", str(position)))
+    assert result.code == 2
+    assert result.error_line().startswith("tabletop: error: --position: ")
+
+
+# -- pose files: measure, outdoor and play read them alike ----------------------------------
+
+_POSE = {"image_to_board": [[0.05, 0, 0], [0, 0.05, 0], [0, 0, 1]], "units": "inch", "size": [24, 24]}
+
+
+@pytest.mark.parametrize("doc,needle", [
+    ({**_POSE, "image_to_board": [[1, 0], [0, 1]]}, "finite 3x3 matrix"),
+    ({**_POSE, "size": [24]}, "'size'"),
+    ({**_POSE, "size": [1e400, 24]}, "'size'"),
+    ({**_POSE, "size": [0, 24]}, "'size'"),
+    ({**_POSE, "image_to_board": [[1e308, 0, 0], [0, 1e308, 0], [0, 0, 1]]}, "degenerate"),
+    ({**_POSE, "quality": [1]}, "'quality'"),
+    ({**_POSE, "units": "hex"}, "hex units"),
+    ([1, 2, 3], "expected a JSON object"),
+    (DEEP, "nested too deeply"),
+    (b"\xff\x00", "not even text"),
+])
+def test_measure_refuses_a_pose_file_that_is_not_a_field_pose(cli, tmp_path: Path, doc: Any, needle: str) -> None:
+    pose = tmp_path / "pose.json"
+    if isinstance(doc, bytes):
+        pose.write_bytes(doc)
+    else:
+        pose.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    result = cli("measure", str(FIELD_PHOTO), "10,10", "20,20", "--pose", str(pose))
+    assert result.code == 2
+    line = result.error_line()
+    assert line.startswith(f"tabletop: error: --pose: {pose}: ") and needle in line
+
+
+def test_measure_labels_nested_too_deeply(cli, tmp_path: Path) -> None:
+    labels = tmp_path / "labels.json"
+    labels.write_text(DEEP)
+    result = cli("measure", str(FIELD_PHOTO), "R1", "B1", "--labels", str(labels))
+    assert result.code == 2
+    assert "--labels: unreadable JSON: nested too deeply" in result.error_line()
+
+
+# -- outdoor ---------------------------------------------------------------------------------
+
+
+def test_outdoor_options_must_be_an_object(cli, tmp_path: Path) -> None:
+    result = cli("outdoor", "--images", str(SAMPLES), "--options", "[1]", "--no-window", "--out", str(tmp_path),
+                 "--audio", "none")
+    assert result.code == 2
+    assert "--options: expected a JSON object" in result.error_line()
+
+
+def test_an_unwritable_wav_is_one_line_without_a_traceback(repo_root: Path, tmp_path: Path) -> None:
+    """A WAV in a folder that cannot exist: no 'Exception ignored' from a half-made writer."""
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "a.png"), np.zeros((48, 64, 3), np.uint8))
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    env.pop("TABLETOP_DEBUG", None)
+    done = subprocess.run(  # the test reads the exit status
+        [sys.executable, "-m", "tabletop", "outdoor", "--images", str(shots), "--labels", "--no-window",
+         "--out", str(tmp_path / "frames"), "--audio", f"wav:{blocker}/said.wav"],
+        check=False, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("tabletop: error: --audio: cannot write ")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
+# -- calibrate -------------------------------------------------------------------------------
+
+
+def test_calibrate_camera_on_pictures_too_small_for_a_pattern(cli, tmp_path: Path) -> None:
+    tiny, thin = tmp_path / "tiny.png", tmp_path / "thin.png"
+    cv2.imwrite(str(tiny), np.zeros((1, 1, 3), np.uint8))
+    cv2.imwrite(str(thin), np.zeros((2, 4000, 3), np.uint8))
+    for photos in ([tiny], [thin], [tiny, thin]):
+        result = cli("calibrate", "camera", *map(str, photos), "--out", str(tmp_path / "camera.json"))
+        assert result.code == 2
+        assert "too small or too narrow" in result.error_line()
+    assert not (tmp_path / "camera.json").exists()
+
+
+def test_calibrate_board_with_a_camera_file_nested_too_deeply(cli, tmp_path: Path) -> None:
+    camera = tmp_path / "camera.json"
+    camera.write_text(DEEP)
+    result = cli("calibrate", "board", str(SAMPLES / "oneworld-turn-00.jpg"), "--game", "oneworld",
+                 "--camera", str(camera), "--out", str(tmp_path / "pose.json"))
+    assert result.code == 2
+    assert "not a calibration file" in result.error_line()
+
+
+# -- JSON past the reader's limits ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line,needle", [
+    ('{"action": ' + DEEP + "}", "line 2: unreadable JSON: nested too deeply"),
+    ('{"action": {"type": "move"}, "rolls": [' + "9" * 5000 + "]}", "line 2: unreadable JSON: a number with"),
+])
+def test_replay_of_a_record_past_the_json_readers_limits(cli, tmp_path: Path, line: str, needle: str) -> None:
+    record = tmp_path / "game.jsonl"
+    record.write_text('{"game": "oneworld"}\n' + line + "\n")
+    result = cli("rules", "replay", str(record))
+    assert result.code == 2
+    assert needle in result.error_line()
+
+
+def test_check_of_json_nested_too_deeply(cli) -> None:
+    result = cli("rules", "check", "--game", "oneworld", stdin=DEEP)
+    assert result.code == 2
+    assert "<stdin>: unreadable JSON: nested too deeply" in result.error_line()
+
+
+# -- eval on a malformed dataset -----------------------------------------------------------------
+
+
+def _dataset(root: Path, image: bytes, label: str | None = None, truth: str | None = None) -> Path:
+    for part in ("images", "labels", "truth"):
+        (root / part / "train").mkdir(parents=True)
+    (root / "images" / "train" / "a.jpg").write_bytes(image)
+    if label is not None:
+        (root / "labels" / "train" / "a.txt").write_text(label)
+    if truth is not None:
+        (root / "truth" / "train" / "a.json").write_text(truth)
+    return root
+
+
+PHOTO = b"photo"  # stands for a real photo in the cases below
+
+
+@pytest.mark.parametrize("image,label,truth,needle", [
+    (b"hello\n", None, None, "a.jpg: cannot read this image"),
+    (b"", None, '{"image_size": [640, 480]}', "a.jpg: cannot read this image"),
+    (PHOTO, "inf 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
+    (PHOTO, "nan 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
+    (PHOTO, "-3 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
+    (PHOTO, None, "[1, 2]", "must be a JSON object"),
+    (PHOTO, None, '{"image_size": [640, 480], "pieces": 7}', "pieces: a list of objects"),
+    (PHOTO, None, '{"image_size": "big"}', "image_size must be [width, height]"),
+])
+def test_eval_refuses_a_malformed_dataset(cli, tmp_path: Path, no_detector: None, image: bytes,
+                                          label: str | None, truth: str | None, needle: str) -> None:
+    if image == PHOTO:
+        image = (SAMPLES / "oneworld-turn-00.jpg").read_bytes()
+    folder = _dataset(tmp_path / "data", image, label, truth)
+    result = cli("eval", "oneworld", "--data", str(folder))
+    assert result.code == 2
+    line = result.error_line()
+    assert line.startswith("tabletop: error: --data: ") and needle in line
