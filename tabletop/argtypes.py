@@ -6,6 +6,8 @@
 (0.25, 1.0)
 >>> frame_size("1280x720")
 (1280, 720)
+>>> number("seconds", 0, 10, "the window")("0.5"), image_size("640")
+(0.5, 640)
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-__all__ = ["frame_size", "share", "whole"]
+__all__ = ["frame_size", "image_size", "number", "share", "whole"]
 
 
 def whole(unit: str, low: int, high: int, name: str | None = None) -> Callable[[str], int]:
@@ -32,6 +34,31 @@ def whole(unit: str, low: int, high: int, name: str | None = None) -> Callable[[
         return value
 
     return parse
+
+
+def number(unit: str, low: float, high: float, name: str | None = None) -> Callable[[str], float]:
+    """A parser of numbers from ``low`` to ``high``: ``unit`` names what is measured
+    ("seconds"), ``name`` the option in the range message (default: the unit)."""
+    called = name or unit
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+        if not low <= value <= high:  # NaN too
+            raise argparse.ArgumentTypeError(f"{called} must be {low:g} to {high:g} {unit}, got {text}")
+        return value
+
+    return parse
+
+
+def image_size(text: str) -> int:
+    """A network input size in pixels: 32 to 4096, a multiple of 32 (the model's stride)."""
+    value = whole("pixels", 32, 4096, "the image size")(text)
+    if value % 32:
+        raise argparse.ArgumentTypeError(f"the image size must be a multiple of 32 (the model's stride), got {value}")
+    return value
 
 
 def share(zero: bool = True) -> Callable[[str], float]:

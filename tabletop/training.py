@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.argtypes import share, whole
+from tabletop.argtypes import image_size, share, whole
 from tabletop.errors import InputError, TabletopError
 
 __all__ = ["TrainingError", "add_eval_parser", "add_train_parser", "run_eval", "run_train"]
@@ -31,13 +31,6 @@ __all__ = ["TrainingError", "add_eval_parser", "add_train_parser", "run_eval", "
 
 class TrainingError(TabletopError, ValueError):
     """A training or evaluation request that cannot be carried out (bad dataset, no weights)."""
-
-
-def _imgsz(text: str) -> int:
-    value = whole("pixels", 32, 4096, "the image size")(text)
-    if value % 32:
-        raise argparse.ArgumentTypeError(f"the image size must be a multiple of 32 (the model's stride), got {value}")
-    return value
 
 
 def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpFormatter], parser_class: type,
@@ -68,7 +61,7 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("--epochs", type=whole("epochs", 1, 10_000), metavar="N",
                      help="epochs (default: the recipe's; 30 when fine-tuning; with --continue, "
                           "the last stage's)")
-    cmd.add_argument("--imgsz", type=_imgsz, metavar="N", help="training image size (default: the recipe's)")
+    cmd.add_argument("--imgsz", type=image_size, metavar="N", help="training image size (default: the recipe's)")
     cmd.add_argument("--seed", type=whole("", 0, 2**31 - 1, "the seed"), metavar="S",
                      help="training seed (default: the recipe's)")
     cmd.add_argument("--count", type=whole("images", 2, 1_000_000, "the count"), metavar="N",
@@ -127,7 +120,7 @@ def add_eval_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                      help="inference backend (default: auto, the fastest one installed: openvino, onnx, "
                           "ultralytics)")
     cmd.add_argument("--split", metavar="NAME", help="only images/NAME (default: every split)")
-    cmd.add_argument("--imgsz", type=_imgsz, metavar="N",
+    cmd.add_argument("--imgsz", type=image_size, metavar="N",
                      help="inference size: frames are scaled to fit N pixels on their longer side (default: the "
                           "size the model reads frames at)")
     cmd.add_argument("--conf", type=float, default=0.25, metavar="C",

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.argtypes import frame_size
+from tabletop.argtypes import frame_size, number, whole
 from tabletop.errors import InputError
 
 __all__ = ["add_play_parser", "build_pipeline", "has_display", "run_play"]
@@ -96,7 +96,7 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                       "when the name ends in .mp4")
     play.add_argument("--video-out", metavar="FILE.mp4", help="also write the annotated frames as an MP4 (10 fps "
                       "for --images, else the source's rate)")
-    play.add_argument("--window", dest="window_s", type=float, default=0.3, metavar="S",
+    play.add_argument("--window", dest="window_s", type=number("seconds", 0, 10, "the window"), default=0.3, metavar="S",
                       help="seconds a position must stay still with no hand (default 0.3)")
     play.add_argument("--read-every-frame", action="store_true",
                       help="find the board and the pieces in every frame; by default a frame that shows what "
@@ -111,7 +111,8 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     play.add_argument("--calibration", metavar="FILE", help="the camera's calibration (from 'tabletop calibrate "
                       "camera'): every frame is undistorted before the board and pieces are read")
     play.add_argument("--weights", metavar="FILE", help="detector weights (default: the game's shipped model)")
-    play.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
+    play.add_argument("--max-frames", type=whole("frames", 1, 10**9), default=None, metavar="N",
+                      help="stop after N frames")
     play.set_defaults(run=run_play)
     return play
 

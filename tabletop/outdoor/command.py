@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from tabletop.argtypes import image_size, number
 from tabletop.errors import InputError
 
 __all__ = ["add_measure_parser", "run_measure"]
@@ -42,11 +43,12 @@ def add_measure_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--field-size", default="24x24", metavar="WxD", help="the field in inches (default 24x24)")
     p.add_argument("--calibration", metavar="FILE", help="the camera's calibration (from 'tabletop calibrate camera')")
     p.add_argument("--weights", metavar="FILE", help="detector weights (default: the shipped the-game model)")
-    p.add_argument("--imgsz", type=int, default=960, metavar="N",
+    p.add_argument("--imgsz", type=image_size, default=960, metavar="N",
                    help="the detector's input size, a multiple of 32 (default 960: a photo is worth the time)")
     p.add_argument("--labels", metavar="FILE", help="read the pieces from a labelled picture's ground truth JSON "
                    "(as 'tabletop render' writes it) instead of the detector")
-    p.add_argument("--height", type=float, default=0.4, metavar="INCHES", help="the pieces' height (default 0.4)")
+    p.add_argument("--height", type=number("inches", 0, 12, "the pieces' height"), default=0.4, metavar="INCHES",
+                   help="the pieces' height (default 0.4)")
     p.add_argument("--out", metavar="FILE", help="write the annotated picture here (PNG or JPG)")
     p.add_argument("--json", action="store_true", help="print the result and every piece as JSON")
     p.set_defaults(run=run_measure)
@@ -109,8 +111,6 @@ def run_measure(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.outdoor.overlay import draw_field
     from tabletop.outdoor.readings import ReadingConfig
 
-    if not 0 <= args.height <= 12:
-        raise InputError("--height", f"give the pieces' height in inches, 0 to 12, got {args.height:g}")
     targets = [parse_target(t) for t in (args.a, args.b)]
     setup = _load_setup(args)
     frame = read_image(args.image)

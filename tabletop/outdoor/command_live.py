@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.argtypes import frame_size
+from tabletop.argtypes import frame_size, image_size, number, whole
 from tabletop.errors import InputError
 
 __all__ = ["add_outdoor_parser", "run_outdoor"]
@@ -59,17 +59,19 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--calibration", metavar="FILE", help="the camera's calibration (lens distortion, focal length)")
     p.add_argument("--options", default="{}", metavar="JSON", help="The Game's options as JSON (field of vision...)")
     p.add_argument("--weights", metavar="FILE", help="detector weights (default: the shipped the-game model)")
-    p.add_argument("--imgsz", type=int, default=640, metavar="N",
+    p.add_argument("--imgsz", type=image_size, default=640, metavar="N",
                    help="the detector's input size, a multiple of 32 (default 640; 960 finds more pieces, slower)")
     p.add_argument("--labels", action="store_true", help="with --images: read the pieces from each photo's "
                    "ground truth JSON beside it (as 'tabletop render' writes) instead of the detector")
-    p.add_argument("--height", type=float, default=0.4, metavar="INCHES", help="the pieces' height (default 0.4)")
-    p.add_argument("--window", dest="window_s", type=float, default=0.6, metavar="S",
+    p.add_argument("--height", type=number("inches", 0, 12, "the pieces' height"), default=0.4, metavar="INCHES",
+                   help="the pieces' height (default 0.4)")
+    p.add_argument("--window", dest="window_s", type=number("seconds", 0, 10, "the window"), default=0.6, metavar="S",
                    help="seconds a position must stand still before it is announced (default 0.6)")
     p.add_argument("--audio", default="auto", metavar="MODE", help="auto, none or wav:FILE")
     p.add_argument("--no-window", action="store_true", help="no window: write annotated frames to --out")
     p.add_argument("--out", metavar="DIR", help="folder for annotated frames")
-    p.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
+    p.add_argument("--max-frames", type=whole("frames", 1, 10**9), default=None, metavar="N",
+                   help="stop after N frames")
     p.set_defaults(run=run_outdoor)
 
 

@@ -291,3 +291,25 @@ def test_eval_refuses_a_malformed_dataset(cli, tmp_path: Path, no_detector: None
     assert result.code == 2
     line = result.error_line()
     assert line.startswith("tabletop: error: --data: ") and needle in line
+
+
+# -- numbers out of range are refused by the argument parser ---------------------------------
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (_play("--window", "-1"), "argument --window: the window must be 0 to 10 seconds, got -1"),
+    (_play("--window", "nan"), "argument --window: the window must be 0 to 10 seconds, got nan"),
+    (_play("--max-frames", "0"), "argument --max-frames: frames must be 1 to 1000000000, got 0"),
+    (["outdoor", "--images", str(SAMPLES), "--height", "-0.5"],
+     "argument --height: the pieces' height must be 0 to 12 inches, got -0.5"),
+    (["outdoor", "--images", str(SAMPLES), "--max-frames", "-3"], "argument --max-frames: frames must be 1 to"),
+    (["measure", str(FIELD_PHOTO), "R1", "B1", "--imgsz", "100"],
+     "argument --imgsz: the image size must be a multiple of 32"),
+    (["measure", str(FIELD_PHOTO), "R1", "B1", "--height", "13"],
+     "argument --height: the pieces' height must be 0 to 12 inches, got 13"),
+])
+def test_numbers_out_of_range_are_refused_before_anything_runs(cli, no_detector: None, argv: list[str],
+                                                                needle: str) -> None:
+    result = cli(*argv)
+    assert result.code == 2
+    assert needle in result.error_line()
