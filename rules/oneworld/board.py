@@ -108,14 +108,24 @@ class OneWorldMap:
     def reentry(self, h: Hex, direction: HexDirection) -> Hex:
         """Where a being leaving ``h`` towards ``direction`` reappears (Chaos Gambit II).
 
-        The universe is curved: it comes back in at the far end of the same straight line,
-        i.e. the last map hex met when walking from ``h`` the opposite way.
+        The universe is curved: the mapsheet's two ends meet, and so do its two sides. The
+        being goes on towards ``direction`` through the Chaos beyond ``h`` until it leaves the
+        sheet (its ``columns`` x ``rows`` of printed hexes), comes back in at the corresponding
+        hex of the opposite end (the same column) or of the other side (the same row), and goes
+        on the same way through the Chaos there to the first map hex. A line that meets no
+        other map hex brings it back to ``h``.
         """
-        back = direction.opposite()
-        cur = h
-        while cur.neighbor(back) in self.cells:
-            cur = cur.neighbor(back)
-        return cur
+        cur = h.neighbor(direction)
+        for _ in range(4 * (self.columns + self.rows)):  # more than any line round the sheet
+            if cur in self.cells:
+                return cur
+            col, row = cur.offset()
+            if not (1 <= col <= self.columns and 1 <= row <= self.rows):  # off the sheet: round it
+                cur = Hex.from_offset((col - 1) % self.columns + 1, (row - 1) % self.rows + 1)
+                if cur in self.cells:
+                    return cur
+            cur = cur.neighbor(direction)
+        return h
 
     def edge_ring(self) -> tuple[Hex, ...]:
         """Edge hexes in clockwise order (as printed, north up) around the map's centre."""

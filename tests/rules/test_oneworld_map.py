@@ -136,12 +136,20 @@ def test_rows_from_each_end() -> None:
     assert End.NORTH.other() is End.SOUTH
 
 
-def test_reentry_comes_back_at_the_far_end_of_the_same_line() -> None:
+def test_reentry_rounds_the_sheet_to_the_opposite_end_or_side() -> None:
     m = parse_map("size 5 1\nrow 01 . . . . .\n", require_towers=False)
     assert m.reentry(H("0501"), HexDirection.E) == H("0101")
     assert m.reentry(H("0101"), HexDirection.W) == H("0501")
-    # Nothing else lies on this hex's north-east/south-west line: it comes back into itself.
+    # A one-row sheet: north-east out of 0301 is column 3 of the (same) opposite end.
     assert m.reentry(H("0301"), HexDirection.NE) == H("0301")
+    # The default map, Chaos along its border: an end leads to the same column of the other
+    # end, a side to the same row of the other side, through the Chaos on both sides.
+    d = bundled_map()
+    assert d.reentry(H("0501"), HexDirection.NE) == H("0523")
+    assert d.reentry(H("0501"), HexDirection.NW) == H("0423")
+    assert d.reentry(H("0523"), HexDirection.SE) == H("0501")
+    assert d.reentry(H("1405"), HexDirection.E) == H("0105")
+    assert d.reentry(H("0203"), HexDirection.W) == H("1303")  # 0103 and 1403 are Chaos
 
 
 def test_the_edge_ring_runs_clockwise_around_the_map() -> None:

@@ -364,6 +364,21 @@ def test_chaos_gambit_2_the_universe_is_curved() -> None:
     assert "0903" in destinations(curved, position("B1:S@0103"), "B1")
 
 
+def test_chaos_gambit_2_leaving_an_end_comes_back_at_the_opposite_end() -> None:
+    """Hexes point north, so a being leaves the north end heading north-east or north-west.
+    It comes back in at the south end, in the column it was heading into, not at the far end
+    of its own slanting line (which would be on a side, or in another column)."""
+    curved = game(chaos_gambit_2=True)
+    pos = position("B1:S@0401")
+    # 0401's north-west and north-east neighbours would be in columns 3 and 4 of row 0
+    assert {"0309", "0409"} <= destinations(curved, pos, "B1")
+    assert "0809" not in destinations(curved, pos, "B1")  # the far end of the south-east line
+    step = curved.apply(pos, Move("B1", H("0309")))
+    assert step.state.child("B1").hex == H("0309") and step.state.lost == ()
+    # and back: heading south-east from the south end's 0309 leads to column 3 of the north end
+    assert "0301" in destinations(curved, position("B1:S@0309"), "B1")
+
+
 def test_chaos_gambit_2_a_blade_may_come_round_to_its_own_hex() -> None:
     # A one-row world of three hexes. A Blade on 0101 with three friends there (a full stack)
     # running NE leaves the grid at once and comes back into its own hex, five times over: it
