@@ -6,9 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from wgc_support import mv, ring, sq
 
 from rules.errors import IllegalActionError
-from rules.geometry import Square
 from rules.when_gods_collide import (
     Army,
     CallHero,
@@ -32,15 +32,6 @@ GAME = WhenGodsCollide.from_options({"armies": ["greek", "norse"]})
 THREE = WhenGodsCollide.from_options({"armies": ["egyptian", "greek", "norse"]})
 
 
-def sq(label: str) -> Square:
-    x, y = label.split(",")
-    return Square(int(x), int(y))
-
-
-def mv(frm: str, to: str, *via: str) -> Move:
-    return Move(sq(frm), sq(to), tuple(sq(v) for v in via))
-
-
 def hero_state(
     diagram: str, hero: HeroFace, number: int, chess: str = "king", **kw: Any
 ) -> WgcState:
@@ -49,25 +40,6 @@ def hero_state(
 
 
 EGN = (Army.EGYPTIAN, Army.GREEK, Army.NORSE)
-
-
-RING = """
-    . . . . . .
-    . . . . . .
-    . . _ _ . .
-    . . _ _ . .
-    _ _ . . . .
-    _ _ . . . .
-"""
-
-
-def ring(placements: dict[str, str]) -> str:
-    rows = [line.split() for line in RING.strip().splitlines()]
-    for label, token in placements.items():
-        s = sq(label)
-        assert rows[s.y][s.x] == ".", label
-        rows[s.y][s.x] = token
-    return "\n".join(" ".join(r) for r in rows)
 
 
 LONE = ring({"1,3": "G", "5,5": "N"})

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from wgc_support import mv, ring, sq
 
 from rules.core import CHANCE
 from rules.errors import IllegalActionError
-from rules.geometry import Square
 from rules.when_gods_collide import (
     Army,
     CallHero,
@@ -28,39 +28,9 @@ from rules.when_gods_collide import (
 GAME = WhenGodsCollide.from_options({"armies": ["greek", "norse"]})
 
 
-def sq(label: str) -> Square:
-    x, y = label.split(",")
-    return Square(int(x), int(y))
-
-
-def mv(frm: str, to: str) -> Move:
-    return Move(sq(frm), sq(to))
-
-
 def position(diagram: str, chess: str, number: int = 1, **kw: Any) -> WgcState:
     roll = TurnRoll(ChessFace(chess), number)
     return parse_diagram(diagram, phase=Phase.MOVE, roll=roll, **kw)
-
-
-# The "ring" board: seven tiles around a hole. Tile 0,2 (squares x 0-1, y 2-3) and tile 2,4
-# (x 2-3, y 4-5) touch only at a corner: 1,3 and 2,4; both side squares, 2,3 and 1,4, are gaps.
-RING = """
-    . . . . . .
-    . . . . . .
-    . . _ _ . .
-    . . _ _ . .
-    _ _ . . . .
-    _ _ . . . .
-"""
-
-
-def ring(placements: dict[str, str]) -> str:
-    rows = [line.split() for line in RING.strip().splitlines()]
-    for label, token in placements.items():
-        s = sq(label)
-        assert rows[s.y][s.x] == ".", label
-        rows[s.y][s.x] = token
-    return "\n".join(" ".join(r) for r in rows)
 
 
 # Greek checkers: 1,3 (mover for most cases) and 4,0 (own blocker); Norse: god far away at 5,5,

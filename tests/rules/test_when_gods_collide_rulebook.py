@@ -7,9 +7,9 @@ the others pin down rules that held but had no test of their own.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import pytest
+from wgc_support import mv, ring, sq, state_of
 
 from rules.geometry import Square
 from rules.when_gods_collide import (
@@ -23,9 +23,7 @@ from rules.when_gods_collide import (
     Phase,
     Push,
     TurnRoll,
-    WgcState,
     WhenGodsCollide,
-    parse_diagram,
 )
 
 GAME = WhenGodsCollide.from_options({"armies": ["greek", "norse"]})
@@ -37,44 +35,8 @@ THREE_CAPTURE = WhenGodsCollide.from_options(
 EGN = (Army.EGYPTIAN, Army.GREEK, Army.NORSE)
 
 
-def sq(label: str) -> Square:
-    x, y = label.split(",")
-    return Square(int(x), int(y))
-
-
 def squares(*labels: str) -> frozenset[Square]:
     return frozenset(sq(s) for s in labels)
-
-
-def mv(frm: str, to: str, *via: str, found: frozenset[Square] | None = None) -> Move:
-    return Move(sq(frm), sq(to), tuple(sq(v) for v in via), found)
-
-
-def state_of(
-    diagram: str, chess: str, number: int, hero: HeroFace | None = None, **kw: Any
-) -> WgcState:
-    roll = TurnRoll(ChessFace(chess), number, hero)
-    return parse_diagram(diagram, phase=Phase.MOVE, roll=roll, **kw)
-
-
-# Seven tiles around a hole: 2,2-3,3 and 0,4-1,5 are gaps.
-RING = """
-    . . . . . .
-    . . . . . .
-    . . _ _ . .
-    . . _ _ . .
-    _ _ . . . .
-    _ _ . . . .
-"""
-
-
-def ring(placements: dict[str, str]) -> str:
-    rows = [line.split() for line in RING.strip().splitlines()]
-    for label, token in placements.items():
-        s = sq(label)
-        assert rows[s.y][s.x] == ".", label
-        rows[s.y][s.x] = token
-    return "\n".join(" ".join(r) for r in rows)
 
 
 # -- disagreements found (failing before the fix) ----------------------------------------------
