@@ -199,11 +199,6 @@ def _position(game: Any, path: str) -> Any:
         raise InputError("--position", f"{path}: {err}") from None
 
 
-def _pose_units(game: str) -> str:
-    """The units a board pose of ``game`` measures its board in."""
-    return {"oneworld": "hex", "the-game": "inch"}.get(game, "square")
-
-
 def _camera(path: str) -> Any:
     from calibration.camera import CalibrationError, CameraCalibration
 
@@ -285,12 +280,13 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     except DetectorError as err:
         raise InputError("detector", str(err)) from None
     fixed = None
+    spec = _marker_spec(game.name, options)
     if args.pose:
         from tabletop.calibrate import load_pose
 
-        fixed = load_pose(args.pose, units=_pose_units(game.name))
+        fixed = load_pose(args.pose, units=spec.units)  # the kit's units: this game's board
     camera = _camera(args.calibration) if args.calibration else None
-    tracker = None if fixed is not None else PoseTracker(_marker_spec(game.name, options))
+    tracker = None if fixed is not None else PoseTracker(spec)
     source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                                   pattern=args.glob, newest=not args.no_frame_drop,
                                   camera_size=args.camera_size)
