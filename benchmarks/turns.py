@@ -4,8 +4,11 @@ A turn starts from a position reached by a seeded random legal playout of the ga
 (:class:`vision.render.positions.PositionSampler`, with a seed of its own: not the sample
 images' record, not the training or evaluation seeds). The mover is the player the engine
 waits for; the move is either one of the engine's legal move actions, or one of the mover's
-pieces put on a random cell (The Game: a random point) that the engine refuses, checked with
-``game.verdict``. The frames are drawn as ``tools/make_sample_images.py`` draws the sample
+pieces put on a random empty cell (The Game: a random point clear of the other pieces) that
+the engine refuses, checked with ``game.verdict``. The Game's moves, legal or not, put the
+moved piece down clear of the others: a hand cannot put a piece into another's place. (The
+playouts' own positions, where the engine let pieces end on one another, are drawn as they
+are.) The frames are drawn as ``tools/make_sample_images.py`` draws the sample
 turns (its :class:`TurnMaker` and hand frames: reach, lift, carry, put down), at 640x480, in
 one camera view per turn, and laid out on a stream clock::
 
@@ -179,7 +182,8 @@ def same_on_table(looks: dict[str, tuple[str, str]], a: dict[str, Any], b: dict[
 def _illegal_move(game_name: str, game: GameRules[Any, Any], state: Any, legal: list[dict[str, Any]],
                   rng: np.random.Generator) -> tuple[dict[str, Any], Verdict] | None:
     """One of the mover's movable pieces put where the engine says no: a random empty cell
-    (The Game: a point 1-8 inches beyond its longest listed legal move), checked by
+    (The Game: a point 1-8 inches beyond its longest listed legal move, clear of the other
+    pieces), checked by
     ``verdict``. A The Game move refused as too long by no more than the camera's measure
     (:func:`_measurable`) is not taken: the referee reads it, by design, as the longest
     legal move."""
@@ -227,7 +231,7 @@ def _candidates(game_name: str, game: GameRules[Any, Any], pos: dict[str, Any], 
             d = reach + float(rng.uniform(1.0, 8.0))
             ang = float(rng.uniform(0.0, 2 * math.pi))
             x, y = frm["x"] + d * math.cos(ang), frm["y"] + d * math.sin(ang)
-            if 2.0 <= x <= width - 2.0 and 2.0 <= y <= depth - 2.0:
+            if 2.0 <= x <= width - 2.0 and 2.0 <= y <= depth - 2.0 and _room_for(pos, what["piece"], x, y):
                 out.append({"x": round(x, 2), "y": round(y, 2)})
         return out[:8]
     from tabletop.live.infer import locations
@@ -239,6 +243,37 @@ def _candidates(game_name: str, game: GameRules[Any, Any], pos: dict[str, Any], 
     free = [c for c in cells.labels if c not in taken and c not in allowed and c != str(what["from"])]
     rng.shuffle(free)
     return free[:12]
+
+
+def _outline(p: dict[str, Any], at: tuple[float, float] | None = None, facing: float | None = None) -> Any:
+    """A The Game piece's footprint on the field (engine JSON), where it is or at ``at``."""
+    from rules.the_game.options import footprint_from_json
+
+    x, y = at if at is not None else (p["at"]["x"], p["at"]["y"])
+    turn = float(p.get("facing", 0.0) if facing is None else facing)
+    return footprint_from_json(p["footprint"], "footprint").outline(x, y, turn)
+
+
+def _in_play(pos: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for p in pos["pieces"] if p.get("presence", "in-play") == "in-play"]
+
+
+def _room_for(pos: dict[str, Any], moved: str, x: float, y: float, facing: float | None = None) -> bool:
+    """Whether The Game's piece ``moved``, put down at ``(x, y)`` (facing ``facing``, or as it
+    does), leaves every other piece in play clear: a hand cannot put a piece into another's
+    place (nor under it), as a grid game's move goes to an empty cell."""
+    from rules.the_game.shapes import gap
+
+    pieces = _in_play(pos)
+    here = _outline(next(p for p in pieces if p["id"] == moved), (x, y), facing)
+    return all(gap(here, _outline(p))[0] > 0.0 for p in pieces if p["id"] != moved)
+
+
+def _has_room(game_name: str, pos: dict[str, Any], aj: dict[str, Any]) -> bool:
+    """Whether move ``aj`` puts its piece down clear of the others (The Game; always on a grid)."""
+    if game_name != "the-game":
+        return True
+    return _room_for(pos, aj["piece"], aj["to"]["x"], aj["to"]["y"], aj.get("facing"))
 
 
 def _table_after(game_name: str, pos: dict[str, Any], aj: dict[str, Any]) -> dict[str, Any]:
@@ -359,7 +394,11 @@ def make_turn(game_name: str, seed: int, index: int, legal: bool, renderer: Turn
         rng = np.random.default_rng([seed, index, shift, 23])
         legal_moves = _move_actions(game, state)
         if legal:
-            aj = legal_moves[int(rng.integers(len(legal_moves)))]
+            pos = game.state_to_json(state)
+            roomy = [aj for aj in legal_moves if _has_room(game_name, pos, aj)]
+            if not roomy:
+                continue
+            aj = roomy[int(rng.integers(len(roomy)))]
             verdict = game.verdict(state, game.action_from_json(aj))
         else:
             try:

@@ -159,3 +159,26 @@ def test_a_position_the_kits_mat_cannot_hold_gives_way_to_another(monkeypatch: p
     turn = turns.make_turn("when-gods-collide", 7002, 53, False, size=(320, 240))
     assert not turn.verdict.legal and turn.images[0].shape == (240, 320, 3)
     assert turn.game.state_to_json(turn.state) not in (doc, game.state_to_json(state))
+
+
+def test_the_game_turns_put_the_piece_down_clear_of_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand cannot put a piece into another's place: seed 7001's illegal turn 58 put R2 on
+    top of B5 (the picture showed R2 half under B5), a move no table shows. The Game's moves,
+    legal or not, now leave the moved piece clear of the others, as a grid game's go to an
+    empty cell."""
+    game, state = turns.sample_position("the-game", 7001, 58)
+    pos = game.state_to_json(state)
+    b5 = next(p for p in pos["pieces"] if p["id"] == "B5")
+    assert not turns._room_for(pos, "R2", b5["at"]["x"], b5["at"]["y"])
+    r2 = next(p for p in pos["pieces"] if p["id"] == "R2")
+    assert turns._room_for(pos, "R2", r2["at"]["x"], r2["at"]["y"])  # where it stands: clear
+    legal = turns._move_actions(game, state)
+    aj, verdict = turns._illegal_move("the-game", game, state, legal, np.random.default_rng([7001, 58, 0, 23]))
+    assert not verdict.legal and turns._room_for(pos, "R2", aj["to"]["x"], aj["to"]["y"])
+
+    # every legal move of this position ending on B5: none is taken as a legal turn
+    on_b5 = [dict(aj, to=dict(b5["at"])) for aj in legal]
+    monkeypatch.setattr(turns, "_move_actions", lambda g, s: on_b5)
+    monkeypatch.setattr(turns, "sample_position", lambda name, seed, index: (game, state))
+    with pytest.raises(RuntimeError, match="no drawable legal turn 58"):
+        turns.make_turn("the-game", 7001, 58, True, size=(320, 240))
