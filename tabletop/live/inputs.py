@@ -165,6 +165,23 @@ class Reopening:
         self.attempts = attempts
         self.sleep = sleep
         self.reopened = 0
+        self._first: Any = None  # opened by :meth:`start`, read from by the first iteration
+
+    def start(self) -> Reopening:
+        """Open the stream now, so that a camera or URL that cannot be opened at all is refused
+        (:class:`ConnectionError`) before anything is written; a stream lost later is reopened."""
+        if self._first is None:
+            self._first = self._open()
+            if self._first is None:
+                raise ConnectionError(self._cannot_open())
+        return self
+
+    def _cannot_open(self) -> str:
+        target = self.capture.target
+        if isinstance(target, int):
+            return (f"cannot open camera {target} (not plugged in, used by another program, or not "
+                    "this number: try --camera 0)")
+        return f"cannot open the stream {target!r} (check the address, and that the phone's camera app is serving)"
 
     def _open(self) -> Any:
         try:
@@ -176,9 +193,9 @@ class Reopening:
         return cap
 
     def __iter__(self) -> Iterator[tuple[Any, float]]:
-        cap = self._open()
+        cap, self._first = (self._first if self._first is not None else self._open()), None
         if cap is None:
-            raise ConnectionError(f"cannot open {self.capture.target!r}")
+            raise ConnectionError(self._cannot_open())
         asked, given = self.capture.size, self.capture.given
         if asked is not None:
             if given is None:

@@ -290,6 +290,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                                   pattern=args.glob, newest=not args.no_frame_drop,
                                   camera_size=args.camera_size)
+    if hasattr(stream, "start"):
+        stream.start()  # a camera or URL that cannot be opened is refused before a record is made
     if camera is not None:
         source = undistorted(source, camera)
     audio = Audio(args.audio, out=say)

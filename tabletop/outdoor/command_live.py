@@ -122,11 +122,13 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
             raise InputError("detector", f"{err} (or give --weights FILE)") from None
     helper = OutdoorAssistant(setup, detect, opts, ReadingConfig(piece_height=args.height, sides=tuple(opts.sides)),
                               crop=not args.labels)
-    audio = Audio(args.audio, out=say)
-    session = OutdoorSession(helper, audio.announce, args.window_s)
     source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                          pattern=args.glob, newest=not args.no_frame_drop,
                          camera_size=args.camera_size)
+    if hasattr(source, "start"):
+        source.start()  # a camera or URL that cannot be opened is refused before anything is written
+    audio = Audio(args.audio, out=say)
+    session = OutdoorSession(helper, audio.announce, args.window_s)
     paths = iter(getattr(source, "paths", []))
     repeat = getattr(source, "repeat", 1)
     show = not args.no_window and has_display()

@@ -127,6 +127,26 @@ def test_play_leaves_no_new_record_behind_when_an_input_is_bad(cli, tmp_path: Pa
     assert not record.exists()
 
 
+@pytest.mark.parametrize("source,needle", [(["--camera", "7"], "cannot open camera 7"),
+                                           (["--url", "rtsp://192.0.2.1/live"], "cannot open the stream")])
+def test_a_camera_or_stream_that_cannot_be_opened_leaves_nothing_behind(cli, tmp_path: Path, no_detector: None,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       source: list[str], needle: str) -> None:
+    """A camera not plugged in (or a phone's address mistyped) is refused at once, before a
+    record, a folder of frames or a WAV is made: a header-only record left behind would block
+    the next try with "exists (use --resume)". A stream lost later is reopened (test_live)."""
+    from tabletop.live.inputs import Capture
+
+    monkeypatch.setattr(Capture, "open", lambda self: None)
+    record, frames, wav = tmp_path / "game.jsonl", tmp_path / "frames", tmp_path / "said.wav"
+    result = cli("play", "oneworld", *source, "--record", str(record), "--no-window", "--out", str(frames),
+                 "--audio", f"wav:{wav}")
+    assert result.code == 2 and needle in result.error_line()
+    result = cli("outdoor", *source, "--no-window", "--out", str(frames), "--audio", f"wav:{wav}")
+    assert result.code == 2 and needle in result.error_line()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_play_refuses_a_pose_of_another_games_board(cli, tmp_path: Path, no_detector: None) -> None:
     from calibration.pose import BoardPose
 
