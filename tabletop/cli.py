@@ -269,6 +269,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version and usage errors
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
+    # OpenCV's own warnings (a camera number out of range, a stream it cannot open) repeat in
+    # several lines what the command says in one; OPENCV_LOG_LEVEL=INFO shows them again
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
     run = getattr(args, "run", None)
     if run is None:
         args.help_of.print_help(sys.stderr)
