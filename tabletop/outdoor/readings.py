@@ -51,6 +51,9 @@ ONE_PIECE_IOU = 0.6
 #: shorter side apart hold two pieces (one piece boxed twice puts both keypoints on its dot,
 #: within a pixel or two).
 DOTS_APART = 0.5
+#: A less sure box holding this share of each of two boxes kept before it is one box over two
+#: pieces side by side (the detector's guess at a piece between them), not a third piece.
+SPANS_TWO = 0.7
 
 
 @dataclass(frozen=True)
@@ -262,13 +265,26 @@ def one_box_per_piece(xyxy: np.ndarray, conf: np.ndarray, keep: list[int], iou: 
     :data:`DOTS_APART` of the smaller box's shorter side apart are two pieces: one piece boxed
     twice shows its one dot twice. Given the ``image`` and the class ``names`` too, the less
     sure box's dot must also be seen there in its side's colour (:func:`~tabletop.outdoor.dots.dot_present`).
+
+    A less sure box that holds most (:data:`SPANS_TWO`) of each of two boxes kept before it
+    spans two pieces lying side by side: it is dropped, not read as a third piece between them.
     """
     out: list[int] = []
     overlap = box_iou(xyxy, xyxy)  # every pair's IoU, once
     for i in sorted(keep, key=lambda i: -conf[i]):
+        if sum(_inside(xyxy[j], xyxy[i]) >= SPANS_TWO for j in out) >= 2:
+            continue
         if all(overlap[i, j] < iou or _two_dots(xyxy, dots, image, names, j, i) for j in out):
             out.append(i)
     return sorted(out)
+
+
+def _inside(inner: np.ndarray, outer: np.ndarray) -> float:
+    """The share of box ``inner``'s area that lies within box ``outer``."""
+    w = min(inner[2], outer[2]) - max(inner[0], outer[0])
+    h = min(inner[3], outer[3]) - max(inner[1], outer[1])
+    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
+    return float(max(w, 0.0) * max(h, 0.0) / area) if area > 0 else 0.0
 
 
 def box_dots(det: Detections) -> np.ndarray | None:
