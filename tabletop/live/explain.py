@@ -34,6 +34,7 @@ COSTS = {
     "crowded": 1.5,        # a piece of a new kind seen beside those a cell held (a move onto it not read)
     "still_there": 3.0,    # the mover still seen on the cell it left
     "not_arrived": 2.0,    # nothing new seen where the mover arrives
+    "under_like": 0.3,     # ... but it was put, after a hand, squarely on a like piece that it hides
     "other_kind": 0.3,     # what arrived is of the mover's side, another kind (a level misread)
     "other_side": 1.0,     # what arrived looks like another side's piece
     "stack_mate": 0.5,     # the kind that left the mover's stack and arrived is another piece of the stack
@@ -121,10 +122,13 @@ class Scene:
     classes: dict[Any, str]
     faded: frozenset[Any] = frozenset()  # cells seen now far less surely than before (FADED)
     fixed: frozenset[Any] = frozenset()  # engine pieces that never move (Towers, gods, coins)
+    #: a hand (or motion) was over the board since the last position: a piece may have been
+    #: put squarely on a like piece, which it then hides (:meth:`under_like`)
+    touched: bool = False
 
     @classmethod
     def build(cls, before: Any, after: Any, where: Mapping[Any, Any], classes: dict[Any, str],
-              fixed: list[tuple[str, Any, str]] = ()) -> Scene:  # type: ignore[assignment]
+              fixed: list[tuple[str, Any, str]] = (), touched: bool = False) -> Scene:  # type: ignore[assignment]
         def cells(seen: Any) -> dict[Any, Counter[str]]:
             out: dict[Any, Counter[str]] = {}
             for p in seen.pieces:
@@ -148,7 +152,7 @@ class Scene:
             classes[pid] = kind
         was, now = surest(before), surest(after)
         faded = frozenset(c for c, sure in now.items() if c in was and sure < FADED * was[c])
-        return cls(cells(before), cells(after), engine, classes, faded, frozenset(pid for pid, _, _ in fixed))
+        return cls(cells(before), cells(after), engine, classes, faded, frozenset(pid for pid, _, _ in fixed), touched)
 
     # -- evidence -------------------------------------------------------------------------------
     def cells(self) -> set[Any]:
@@ -284,10 +288,21 @@ class Scene:
         has there (like counters stacked and read as one): one may leave unseen."""
         return self.before.get(cell, Counter())[kind] < self.alike(cell, kind)
 
+    def under_like(self, to: Any, mover: str | None, frm: Any) -> bool:
+        """Whether the mover may lie squarely on a like piece at ``to``, hiding it: after a
+        hand, its kind is seen gone from ``frm`` (none of it seen there now, and the cell not
+        merely seen less surely), and ``to`` showed its kind before and shows it as often now
+        (two like counters, one on the other, look like one)."""
+        if not self.touched or mover is None or frm is None or frm in self.faded:
+            return False
+        was, now = self.before.get(to, Counter()), self.after.get(to, Counter())
+        return bool(self.before.get(frm, Counter())[mover]) and not self.after.get(frm, Counter())[mover] \
+            and bool(was[mover]) and now[mover] >= was[mover]
+
     def _arrived(self, to: Any, mover: str | None, frm: Any = None) -> float:
         new = self.arrived(to)
         if not new:
-            return COSTS["not_arrived"]
+            return COSTS["under_like"] if self.under_like(to, mover, frm) else COSTS["not_arrived"]
         seen_now = sum(self.after.get(to, Counter()).values())
         cost = 0.0
         if seen_now <= self._held(to):

@@ -138,11 +138,12 @@ def _same_cell(game: str, a: Any, b: Any, tol: float = 0.6) -> bool:
 # -- the reading ---------------------------------------------------------------------------------
 
 def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard,
-          margin: float | None = None) -> Reading:
+          margin: float | None = None, touched: bool = False) -> Reading:
     """The action that turned ``before`` (the seen board of the engine's position ``state``)
     into ``after``. Grid games: the candidate that best explains ``after``
     (:mod:`tabletop.live.explain`), by at least ``margin`` better than "nothing changed"
-    (default ``COSTS["margin"]``); The Game: points matched by distance."""
+    (default ``COSTS["margin"]``); ``touched``: a hand was over the board in between (a piece
+    may then have been put squarely on a like piece); The Game: points matched by distance."""
     if CHANCE in game.to_move(state):  # dice thrown, or a coin turned over
         chances = [(a, game.action_to_json(a)) for a in _legal(game, state)]
         roll = read_roll(chances, before, after) if tuple(before.dice) != tuple(after.dice) or \
@@ -153,7 +154,7 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
         if missing:  # the dice are thrown but not all read: no move is read before the roll
             return Reading("wait", note=f"waiting to read the dice ({missing} fewer seen)")
         if not after.dice and game.name != "the-game" and awaits_dice(chances):
-            moved = _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
+            moved = _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin, touched)
             if moved.kind in ("legal", "illegal"):  # a move, and no dice to read the roll from
                 seen = ("the dice on the table are not read surely" if after.unsure_dice
                         else "no dice are seen on the table")
@@ -161,15 +162,15 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
             return moved
     if game.name == "the-game":
         return _infer_points(game, state, before, after)
-    return _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin)
+    return _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin, touched)
 
 
 def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard,
-                 margin: float) -> Reading:
+                 margin: float, touched: bool = False) -> Reading:
     name = game.name
     sj = game.state_to_json(state)
     where = dict(locations(name, sj))
-    scene = Scene.build(before, after, where, piece_classes(game, sj), fixed_pieces(name, sj))
+    scene = Scene.build(before, after, where, piece_classes(game, sj), fixed_pieces(name, sj), touched)
     changed = scene.changed()
     if not changed:
         return Reading("none")
@@ -204,6 +205,10 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
         note = _class_note(scene, piece, to)
         if a is not None:
             if best is None:
+                hidden = _hidden_elsewhere(scene, candidates, cost, piece, frm, to)
+                if hidden:  # put on a like piece it hides, and as well on another: which is unseen
+                    return Reading("unclear", note=f"{piece} left {frm} for a stack of its kind that hides it: "
+                                                   f"{' or '.join(map(str, [to, *hidden]))}")
                 return Reading("legal", a, game.action_to_json(a), game.verdict(state, a), frm, to, note)
             continue
         aj = move_action(name, piece, frm, to)
@@ -224,6 +229,17 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
     if len(strange) >= 2:  # several pieces where nothing can be: worth saying
         return Reading("unclear", note=f"{_items(strange)} seen where no piece was, and no move brings one there")
     return Reading("none", note=f"{len(changed)} cell(s) read differently; no move explains them")
+
+
+def _hidden_elsewhere(scene: Scene, candidates: list[tuple[float, int, Any, Any, Any, Any]], cost: float,
+                      piece: Any, frm: Any, to: Any) -> list[Any]:
+    """Other legal destinations of ``piece`` as good as ``to`` when ``to`` is read only as a
+    like piece hidden under it (:meth:`Scene.under_like`): the pixels cannot tell them apart."""
+    mover = scene.classes.get(piece)
+    if scene.arrived(to) or not scene.under_like(to, mover, frm):
+        return []
+    return sorted({t for c, order, p, f, t, a in candidates
+                   if a is not None and p == piece and f == frm and t != to and c <= cost + EPS}, key=str)
 
 
 def _piece(game: str, aj: Mapping[str, Any]) -> Any:

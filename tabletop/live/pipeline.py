@@ -203,6 +203,7 @@ class LivePipeline:
         self._hint_key: Any = None
         self._unclear = ""  # the last "cannot read" said, not said again in a row
         self._impossible: set[str] = set()  # what was called impossible, not said again in a row
+        self._touched = False  # a hand or motion over the board since the last accepted position
         self.motion = BoardMotion()
         # a frame that shows what the last frame read showed keeps its pose and pieces; a still
         # board is read again after two thirds of the window, so each window's vote holds at
@@ -259,6 +260,7 @@ class LivePipeline:
         accepted = self.stability.update_board(t, replace(seen, hand_over_board=True) if moving else seen,
                                                still=unchanged)
         if seen.hand_over_board or moving:
+            self._touched = True
             result.status = "hand" if seen.hand_over_board else "motion"
             self._update_hints(seen)
             return result
@@ -267,7 +269,8 @@ class LivePipeline:
             result.status = "settling" if self.stability.settling else "steady"
             return result
         result.status = "accepted"
-        self._accept(accepted, result)
+        touched, self._touched = self._touched, False
+        self._accept(accepted, result, touched)
         return result
 
     def _read(self, frame: Any, t: float, result: FrameResult) -> tuple[FrameView, SeenBoard] | None:
@@ -296,7 +299,7 @@ class LivePipeline:
         self.still.keep(frame, t)
         return view, seen
 
-    def _accept(self, seen: SeenBoard, result: FrameResult) -> None:
+    def _accept(self, seen: SeenBoard, result: FrameResult, touched: bool = False) -> None:
         if self.base is None:
             self.base = seen
             self._event("position", pieces=len(seen.pieces))
@@ -319,7 +322,7 @@ class LivePipeline:
         if self._corrections.waiting(seen):  # undone, and the table not yet put back
             return
         state0, base0 = self.state, self.base
-        reading = infer(self.game, self.state, self.base, seen)
+        reading = infer(self.game, self.state, self.base, seen, touched=touched)
         if reading.kind == "no-dice":  # a roll awaited and no dice seen: typed, or rolled with --roll-dice
             drawn = self.rolls.chance(self.game, self.state)
             if drawn is None:

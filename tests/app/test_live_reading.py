@@ -1141,3 +1141,45 @@ def test_wormholes_piecepack_dice_typed_by_value() -> None:
     assert [r.kind for r in pipe.readings if r.kind not in ("none", "unclear")] == ["roll", "legal"]
     assert pipe.announced[0] == ("legal", "The OrthogonAliens roll Suns 3, Moons 3.")
     assert pipe.announced[1] == ("legal", m["moves"][0]["announcement"])
+
+
+def test_a_counter_put_squarely_on_a_like_counter_is_read_after_a_hand() -> None:
+    """A BORG Fog put squarely on another BORG Fog hides it: the stack looks like the one Fog
+    it was, and only the departure shows, which alone reads as a box missed. After a hand
+    over the board it is the move, when the piece could have gone to no other like stack;
+    with two such stacks in reach the referee says it cannot tell which; with no hand it is
+    still no move (seed 7001's live turn 68: B1 from 0320 onto B5 at 0218, 0421 also in reach)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import turns
+
+    from tabletop.live.board import SeenBoard, SeenPiece
+    from tabletop.live.infer import infer
+
+    turn = turns.make_turn("oneworld", 7001, 68, True, size=(320, 240))
+    game, sj = turn.game, turn.game.state_to_json(turn.state)
+    assert turn.action == {"type": "move", "piece": "B1", "to": "0218"}
+
+    def seen(children: list[dict[str, Any]], moved: bool) -> SeenBoard:
+        shown, pieces = set(), []
+        for c in children:
+            cell = "0218" if moved and c["id"] == "B1" else c["hex"]
+            kind = f"{c['side']}-{c['aspect']}"
+            if (cell, kind) in shown and cell == "0218":
+                continue  # the Fog underneath is hidden
+            shown.add((cell, kind))
+            pieces.append(SeenPiece(kind, cell, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0)))
+        return SeenBoard("oneworld", tuple(pieces))
+
+    children = sj["children"]
+    before, after = seen(children, False), seen(children, True)
+    assert infer(game, turn.state, before, after).kind == "none"  # no hand: a box missed
+    unclear = infer(game, turn.state, before, after, touched=True)
+    assert unclear.kind == "unclear" and "0218" in unclear.note and "0421" in unclear.note
+    # with the other stack in reach not a Fog, the move is read
+    lone = [dict(c, aspect="stone") if c["hex"] == "0421" else c for c in children]
+    state = game.state_from_json(dict(sj, children=lone))
+    reading = infer(game, state, seen(lone, False), seen(lone, True), touched=True)
+    assert reading.kind == "legal" and reading.action_json == {"type": "move", "piece": "B1", "to": "0218"}
+    # the Fog still seen where it stood: no departure, so no hidden arrival either
+    stays = SeenBoard("oneworld", after.pieces + (SeenPiece("borg-fog", "0320", (0.0, 0.0), (0.0, 0.0, 1.0, 1.0)),))
+    assert infer(game, state, seen(lone, False), stays, touched=True).kind == "none"
