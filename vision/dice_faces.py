@@ -410,11 +410,14 @@ class FaceReader:
 
 
 def _probabilities(run: _Inference, frame: np.ndarray, xyxy: np.ndarray, size: int, pad: float,
-                   turns: int = 1) -> np.ndarray:
+                   turns: int = 1, directed: bool = False) -> np.ndarray:
     """The classifier's class probabilities (one row a box) for the crops of ``frame``
     around boxes ``xyxy``: a square ``pad`` times each box's longer side, resized to
     ``size`` pixels; with ``turns`` above 1, the mean of the probabilities of each crop at
-    that many quarter turns (4: 0, 90, 180 and 270 degrees, exact turns of the same pixels).
+    that many quarter turns (4: 0, 90, 180 and 270 degrees, exact turns of the same pixels);
+    ``directed``: the classes are equal steps of a full turn (a direction, counter-clockwise),
+    so each turned crop's probabilities are turned back by as many quarters of the steps
+    before the mean.
     A crop the last call read (the same window within :data:`SAME_BOX_PX`, the same pixels
     within :data:`SAME_CROP_LEVELS`) keeps that reading: a still board is read once, not
     once a frame."""
@@ -432,7 +435,10 @@ def _probabilities(run: _Inference, frame: np.ndarray, xyxy: np.ndarray, size: i
         logits = run.logits(todo)
         q = np.exp(logits - logits.max(axis=1, keepdims=True))
         q /= q.sum(axis=1, keepdims=True)
-        q = q.reshape(turns, -1, q.shape[1]).mean(axis=0)
+        q = q.reshape(turns, -1, q.shape[1])
+        if directed:
+            q = np.stack([np.roll(q[k], -k * q.shape[2] // 4, axis=1) for k in range(turns)])
+        q = q.mean(axis=0)
         p = np.zeros((len(crops), q.shape[1])) if p is None else p
         p[fresh], read_from[fresh] = q, crops[fresh]
     run.recent = (windows, read_from, p)

@@ -194,6 +194,28 @@ def test_a_reader_survives_save_and_load(tmp_path):
 
 
 
+def test_a_crop_turned_a_quarter_reads_a_quarter_turned():
+    """The reader reads each crop at its four quarter turns and turns each reading back
+    before averaging them, so a piece turned by a quarter reads exactly a quarter turned,
+    whatever the network (here an untrained one, which reads any turn its own way; its last
+    layer made steep so that one step stands out)."""
+    import torch
+
+    torch.manual_seed(0)
+    net = _network(BINS)
+    with torch.no_grad():
+        net[-1].weight.mul_(300.0)
+    reader = FacingReader(net, 32, 1.5)
+    coarse = np.random.default_rng(3).integers(0, 255, (5, 5, 3), dtype=np.uint8)
+    frame = np.kron(coarse, np.ones((8, 8, 1), np.uint8))  # blocks: each turn looks unlike the last
+    box = np.array([[10, 10, 30, 30]], float)
+    a, sure = reader.read(frame, box)
+    for k in (1, 2, 3):
+        b, again = reader.read(np.ascontiguousarray(np.rot90(frame, k)), box)
+        assert (b[0] - a[0] - 90 * k + 180) % 360 - 180 == pytest.approx(0, abs=0.05)
+        assert again == pytest.approx(sure, abs=1e-3)
+
+
 class _Fixed:
     """A facing reader that reads every piece as facing 45 degrees."""
 
