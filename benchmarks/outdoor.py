@@ -1,7 +1,7 @@
 """The Game outdoors: distances, facings, observation status and speed on rendered frames.
 
     python3 benchmarks/outdoor.py [--frames 300] [--seed 2026] [--weights W] [--truth-boxes]
-                                  [--no-calibration] [--height 0.4]
+                                  [--no-calibration] [--height 0.4] [--no-mirror]
 
 Renders held-out The Game frames at 1280x720 (seed 2026 by default; the detector was
 trained on seed 1), with the camera 35 to 90 degrees above the ground and the whole field in
@@ -127,6 +127,8 @@ def main() -> int:
                     help="score the average of K frames of each still position (fresh sensor noise, no hands)")
     ap.add_argument("--imgsz", type=int, default=640, help="the detector's input size (longest side)")
     ap.add_argument("--no-crop", action="store_true", help="run the detector on the whole frame")
+    ap.add_argument("--no-mirror", action="store_true",
+                    help="read each frame once (the recipe reads it a second time mirrored: vision/detect.py)")
     ap.add_argument("--conf", type=float, default=None,
                     help="the detector's confidence threshold, and the readings' (default: their own, 0.25)")
     args = ap.parse_args()
@@ -137,7 +139,8 @@ def main() -> int:
     if weights is not None:
         from vision.detect import Detector
 
-        detector = Detector.load(str(weights), imgsz=args.imgsz, **({} if args.conf is None else {"conf": args.conf}))
+        detector = Detector.load(str(weights), imgsz=args.imgsz, mirror=False if args.no_mirror else None,
+                                 **({} if args.conf is None else {"conf": args.conf}))
     opts = TheGameOptions()
     config = ReadingConfig(piece_height=args.height, height_ratio=args.height_ratio,
                            **({} if args.conf is None else {"min_confidence": args.conf}))
@@ -245,7 +248,8 @@ def main() -> int:
                 qa, qb = res.report.reading(ids[a]), res.report.reading(ids[b])
                 assert qa is not None and qb is not None
                 centres.append(abs(pa.at.distance(pb.at) - qa.centre.distance(qb.centre)))
-    source = "labelled boxes and dots (no detector)" if detector is None else f"detector {weights} at {args.imgsz}"
+    source = "labelled boxes and dots (no detector)" if detector is None else f"detector {weights} at {args.imgsz}" + (
+        ", each frame read plain and mirrored" if detector.mirror else "")
     if args.stream > 1:
         source += f", each position the average of a still window of {args.stream} frames"
     if detector is None and args.jitter:

@@ -10,7 +10,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["DEFAULT_IMGSZ", "ModelNotFoundError", "available", "inference_settings", "weights_path"]
+__all__ = ["DEFAULT_IMGSZ", "ModelNotFoundError", "available", "inference_settings", "reads_mirrored", "weights_path"]
 
 #: The size frames are read at (the network input's longer side, pixels) unless a recipe says otherwise.
 DEFAULT_IMGSZ = 640
@@ -38,6 +38,22 @@ def weights_path(name: str) -> Path:
     return path
 
 
+def _inference_section(weights: str | Path) -> tuple[str, dict[str, object]]:
+    """The recipe's name and its ``inference`` section for weights named after a game
+    (``GAME.pt``, shipped or written by ``tabletop train GAME``); an empty section without
+    a recipe or without the section."""
+    recipe = resources.files("models") / f"{Path(weights).name.split('.')[0]}.json"
+    if not recipe.is_file():
+        return recipe.name, {}
+    try:
+        section = json.loads(recipe.read_text(encoding="utf-8")).get("inference") or {}
+    except json.JSONDecodeError as err:
+        raise ValueError(f"models/{recipe.name}: invalid JSON at line {err.lineno}: {err.msg}") from None
+    if not isinstance(section, dict):
+        raise ValueError(f"models/{recipe.name}: inference must be an object, got {section!r}")  # noqa: TRY004 - a bad recipe, as its other errors
+    return recipe.name, section
+
+
 def inference_settings(weights: str | Path) -> tuple[int, float | None]:
     """How frames are read by ``weights``: the size to start at (pixels, the network input's
     longer side) and, when frames are read at the size their pieces need, the pieces' median
@@ -49,17 +65,26 @@ def inference_settings(weights: str | Path) -> tuple[int, float | None]:
     >>> inference_settings("runs/mine/detector.pt")
     (640, None)
     """
-    recipe = resources.files("models") / f"{Path(weights).name.split('.')[0]}.json"
-    if not recipe.is_file():
-        return DEFAULT_IMGSZ, None
-    try:
-        section = json.loads(recipe.read_text(encoding="utf-8")).get("inference") or {}
-    except json.JSONDecodeError as err:
-        raise ValueError(f"models/{recipe.name}: invalid JSON at line {err.lineno}: {err.msg}") from None
+    name, section = _inference_section(weights)
     size, piece = section.get("imgsz", DEFAULT_IMGSZ), section.get("piece_px")
     if not isinstance(size, int) or not 32 <= size <= 4096 or size % 32:
-        raise ValueError(f"models/{recipe.name}: inference.imgsz must be a multiple of 32 from 32 to 4096, got {size!r}")
+        raise ValueError(f"models/{name}: inference.imgsz must be a multiple of 32 from 32 to 4096, got {size!r}")
     if piece is not None and (isinstance(piece, bool) or not isinstance(piece, (int, float)) or not 2 <= piece <= 512):
-        raise ValueError(f"models/{recipe.name}: inference.piece_px must be a number of pixels from 2 to 512, "
+        raise ValueError(f"models/{name}: inference.piece_px must be a number of pixels from 2 to 512, "
                          f"got {piece!r}")
     return size, None if piece is None else float(piece)
+
+
+def reads_mirrored(weights: str | Path) -> bool:
+    """Whether ``weights`` read each frame a second time mirrored left to right, the two
+    readings merged (:meth:`vision.detect.Detector.detect`): the recipe's ``inference.mirror``
+    for weights named after a game; ``False`` otherwise.
+
+    >>> reads_mirrored("runs/mine/detector.pt")
+    False
+    """
+    name, section = _inference_section(weights)
+    mirror = section.get("mirror", False)
+    if not isinstance(mirror, bool):
+        raise ValueError(f"models/{name}: inference.mirror must be true or false, got {mirror!r}")  # noqa: TRY004 - as above
+    return mirror

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from vision.detect_cells import GRID_GAMES, FrameGeometry, board_cells, one_read
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 
 __all__ = ["CELL_ERRORS", "MAP_CONF", "EvalReport", "Sample", "UnreadableImageError", "average_precision", "box_iou",
            "cell_error", "evaluate", "load_samples"]
@@ -151,22 +151,6 @@ def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
             classes, boxes, kps = _read_labels(folder / "labels" / sp / f"{img.stem}.txt", size)
             samples.append(Sample(img, classes, boxes, kps, truth, size))
     return samples
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` (N x 4) with every box in ``b`` (M x 4): N x M.
-
-    >>> box_iou(np.array([[0., 0, 2, 2]]), np.array([[1., 0, 3, 2], [0, 0, 2, 2]])).round(3).tolist()
-    [[0.333, 1.0]]
-    """
-    a = np.asarray(a, float).reshape(-1, 4)
-    b = np.asarray(b, float).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Detections", "facing_from_keypoints"]
+__all__ = ["Detections", "box_iou", "facing_from_keypoints"]
 
 
 @dataclass(frozen=True)
@@ -149,3 +149,19 @@ def _numpy(value: Any) -> np.ndarray:
     if hasattr(value, "detach"):
         value = value.detach().cpu().numpy()
     return np.asarray(value)
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` (N x 4) with every box in ``b`` (M x 4): N x M.
+
+    >>> box_iou(np.array([[0., 0, 2, 2]]), np.array([[1., 0, 3, 2], [0, 0, 2, 2]])).round(3).tolist()
+    [[0.333, 1.0]]
+    """
+    a = np.asarray(a, float).reshape(-1, 4)
+    b = np.asarray(b, float).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)

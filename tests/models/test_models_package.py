@@ -39,3 +39,17 @@ def test_a_bad_inference_section_in_a_recipe_is_named(tmp_path, monkeypatch, ent
     monkeypatch.setattr(models.resources, "files", lambda package: tmp_path)
     with pytest.raises(ValueError, match=expected):
         models.inference_settings("dominoes.pt")
+
+
+def test_whether_weights_read_each_frame_mirrored_too_is_the_recipes_call(tmp_path, monkeypatch) -> None:
+    (tmp_path / "dominoes.json").write_text(json.dumps({"game": "dominoes", "inference": {"mirror": True}}))
+    (tmp_path / "draughts.json").write_text(json.dumps({"game": "draughts", "inference": {"imgsz": 800}}))
+    (tmp_path / "go.json").write_text(json.dumps({"game": "go", "inference": {"mirror": "yes"}}))
+    (tmp_path / "chess.json").write_text(json.dumps({"game": "chess", "inference": [640]}))
+    monkeypatch.setattr(models.resources, "files", lambda package: tmp_path)
+    assert models.reads_mirrored("runs/train-dominoes/dominoes.pt") is True
+    assert models.reads_mirrored("draughts.pt") is False and models.reads_mirrored("mine.pt") is False
+    with pytest.raises(ValueError, match="inference.mirror must be true or false"):
+        models.reads_mirrored("go.pt")
+    with pytest.raises(ValueError, match="inference must be an object"):
+        models.inference_settings("chess.pt")

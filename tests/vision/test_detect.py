@@ -340,3 +340,81 @@ def test_a_frame_made_smaller_for_the_network_is_averaged_not_aliased() -> None:
     edge[:, 50:] = 200
     big, r, top, left = letterbox(edge, (200, 200))
     assert r == 2.0 and big[:, :98].max() == 0 and big[:, 102:].min() == 200
+
+
+class _Spotting:
+    """A network double that finds each bright square of a frame as it lies in the frame it
+    is given (so a mirrored frame's squares come out mirrored), with a front dot at each
+    square's right edge; ``faint``: squares of this grey are found only as they lie on the
+    right half of the frame it is given (as a real network finds some pieces in one view of
+    them and not the other); ``dim``: the same, found less surely (0.3)."""
+
+    def __init__(self, faint: int = 150, dim: int = 90) -> None:
+        from vision.detect import ModelInfo
+
+        self.info = ModelInfo(Path("the-game.pt"), ("red-piece", "hand"), "pose", 640, (1, 3))
+        self.faint, self.dim = faint, dim
+        self.frames: list[np.ndarray] = []
+
+    def run(self, frame: np.ndarray, conf: float, iou: float) -> Detections:
+        import cv2
+
+        self.frames.append(frame)
+        grey = frame[:, :, 0]
+        boxes, kps, sure = [], [], []
+        for level in (255, self.faint, self.dim):
+            n, _, stats, _ = cv2.connectedComponentsWithStats((grey == level).astype(np.uint8))
+            for x, y, w, h, _ in stats[1:n]:
+                if level != 255 and x < frame.shape[1] / 2:
+                    continue
+                boxes.append([x, y, x + w, y + h])
+                kps.append([[x + w, y + h / 2, 1.0]])
+                sure.append(0.3 if level == self.dim else 0.8)
+        xyxy = np.array(boxes, float).reshape(-1, 4)
+        kp = np.array(kps, float).reshape(-1, 1, 3)
+        return Detections(xyxy, np.array(sure, float), np.zeros(len(xyxy), int), facing_from_keypoints(xyxy, kp), kp)
+
+
+def test_a_mirrored_second_reading_adds_what_the_first_missed_and_averages_what_both_saw() -> None:
+    """With ``mirror``, the frame is read again mirrored left to right: a piece found in both
+    readings is found once, where the two readings put it on average, with its front dot;
+    a piece only the mirrored reading finds is added where it lies in the frame, if it is
+    sure enough."""
+    frame = np.zeros((100, 200, 3), np.uint8)
+    frame[40:60, 20:40] = 255  # found in both readings
+    frame[40:60, 60:80] = 150  # faint, on the left: found only in the mirrored frame
+    frame[70:90, 60:80] = 90  # dim, on the left: found only in the mirrored frame, and not surely
+    net = _Spotting()
+    plain = Detector(net, net.info, "stub").detect(frame)
+    assert plain.xyxy.tolist() == [[20, 40, 40, 60]] and len(net.frames) == 1
+    detector = Detector(net, net.info, "stub", mirror=True)
+    found = detector.detect(frame)
+    assert len(net.frames) == 3 and detector.reads_last_frame == 2
+    assert (net.frames[2] == frame[:, ::-1]).all()
+    order = np.argsort(found.xyxy[:, 0])
+    assert found.xyxy[order].tolist() == [[20, 40, 40, 60], [60, 40, 80, 60]]
+    # the double's dot is on the right edge of each box it is given: the right edge in one
+    # reading, the left in the other, so the averaged dot is in the middle and the added
+    # piece's dot on its left
+    assert found.keypoints[order, 0, 0].tolist() == [30.0, 60.0]
+    assert found.class_name.tolist() == ["red-piece", "red-piece"]
+
+
+def test_the_game_is_read_mirrored_as_its_recipe_says_and_the_others_are_not() -> None:
+    assert models.reads_mirrored("the-game.pt") is True
+    assert not any(models.reads_mirrored(f"{g}.pt") for g in SHIPPED if g != "the-game")
+    assert Detector.load("the-game").mirror and not Detector.load("the-game", mirror=False).mirror
+
+
+def test_boxes_in_a_crowd_are_not_averaged_with_the_mirrored_reading() -> None:
+    """Two overlapping boxes of one class: which mirrored box belongs to which is unsure, so
+    both keep the plain reading's box; a box standing alone is averaged."""
+    from vision.detect import merged_with_mirror
+
+    plain = Detections(np.array([[10, 10, 30, 30], [20, 12, 40, 32], [60, 10, 70, 20]], float),
+                       np.array([0.8, 0.8, 0.8]), np.zeros(3, int))
+    back = np.array([[14, 10, 34, 30], [16, 12, 36, 32], [60, 10, 72, 20]], float)  # where the mirror puts them
+    mirrored = Detections(np.c_[100 - back[:, 2], back[:, 1], 100 - back[:, 0], back[:, 3]], np.array([0.8, 0.8, 0.8]),
+                          np.zeros(3, int))
+    out = merged_with_mirror(plain, mirrored, 100)
+    assert out.xyxy.round(6).tolist() == [[10, 10, 30, 30], [20, 12, 40, 32], [60, 10, 71, 20]]
