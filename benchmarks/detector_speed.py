@@ -13,7 +13,8 @@ many boxes each backend agrees on with ultralytics (the same class and IoU >= 0.
 the target of 60 ms. Every size a grid game may be read at is made before the timing, as
 ``tabletop play`` makes them at start-up (a compile there is not a frame's time). Each frame
 is another camera view: a frame whose pieces need another size than the last is read twice
-(at the last size, then at its own). A camera held still is read once a frame; the median of
+(at the last size, then at its own); The Game's frames are read twice, as they are and
+mirrored (vision/detect.py). A camera held still is read once a frame; the median of
 the frames read once is printed too (``once``). Torch is limited to ``--threads`` threads (default: 2, the cores of the
 development machine); ONNX Runtime and OpenVINO use every core, at most 8, as tabletop does. A grid game's frames are read at the size their pieces
 need, as its recipe says (``--imgsz N``: every frame at N); the sizes used are printed.
@@ -62,7 +63,7 @@ def time_backend(weights: str, backend: str, frames: list, repeat: int,  # type:
             t = time.perf_counter()
             found = detector.detect(f)
             times.append((time.perf_counter() - t) * 1000)
-            if detector.reads_last_frame == 1:
+            if detector.reads_last_frame == 1 + detector.mirror:  # at the size the frame before was read at
                 once.append(times[-1])
             if r == 0:
                 results.append(found)

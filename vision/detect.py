@@ -208,7 +208,8 @@ class Detector:
         self.imgsz = info.imgsz  # the size the last frame was read at
         #: how many frames were read at each size
         self.sizes_used: dict[int, int] = {}
-        #: how many times the network ran for the last frame (2: its pieces asked for another size)
+        #: how many times the network ran for the last frame (1; one more when its pieces asked
+        #: for another size, one more with :attr:`mirror`)
         self.reads_last_frame = 0
         self._hand = np.array([n == "hand" for n in info.names] + [False])
         self.backend = backend_name
