@@ -85,6 +85,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.outdoor.command import _load_setup
     from tabletop.outdoor.frame import OutdoorAssistant
     from tabletop.outdoor.live import OutdoorSession, click_to_measure
+    from tabletop.outdoor.memory import KEPT
     from tabletop.outdoor.overlay import draw_field
     from tabletop.outdoor.readings import ReadingConfig
 
@@ -154,7 +155,9 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                 status = f"{fps:.1f} fps | {len(result.readings)} pieces" + (f" | {result.error}" if result.error else "")
                 if result.view is not None and result.report is not None:
                     measure = clicker.overlay() if clicker is not None else None
-                    img = draw_field(result.image, result.view, result.report, measure=measure, status=status)
+                    kept = [r for r in session.settled.readings if r.method == KEPT] if session.settled else []
+                    img = draw_field(result.image, result.view, result.report, measure=measure, status=status,
+                                     hidden=kept)
                 else:
                     img = np.ascontiguousarray(frame).copy()
                     cv2.putText(img, status[:150], (6, img.shape[0] - 7), cv2.FONT_HERSHEY_SIMPLEX, 0.45,

@@ -5,7 +5,9 @@ position counts once it has stood still (every piece within half an inch and 20 
 where it was) for ``window_s`` seconds with no hand over the field; then the session says
 what changed since the last settled position (:func:`tabletop.outdoor.assistant.compare`:
 moves judged, pieces gone off the field) and what each piece may do now (only the pieces
-whose advice changed), and when a side has no piece left or the field is empty. Sentences go
+whose advice changed), and when a side has no piece left or the field is empty. A piece that
+a piece put down in front of it hides from the camera is kept where it was last seen
+(:mod:`tabletop.outdoor.memory`; ``remember=False`` reads each position on its own). Sentences go
 to ``say`` (an :class:`tabletop.live.audio.Audio`'s ``announce``, or ``print``).
 
 :func:`click_to_measure` gives any OpenCV window (``tabletop outdoor``'s own, or ``tabletop
@@ -21,31 +23,54 @@ from typing import Any
 from tabletop.outdoor.assistant import FieldReport, compare
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
+from tabletop.outdoor.memory import KEPT, out_of_sight
+from tabletop.outdoor.readings import PieceReading
 
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
 
 
 def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], ...]:
-    """The pieces as (side, x, y, facing), for telling a still position from a moving one."""
-    return tuple(sorted((r.side, r.centre.x, r.centre.y, r.facing) for r in report.readings))
+    """The pieces seen as (side, x, y, facing), for telling a still position from a moving
+    one (pieces kept out of sight left out)."""
+    return tuple(sorted((r.side, r.centre.x, r.centre.y, r.facing) for r in report.readings if r.method != KEPT))
 
 
-def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0) -> bool:
-    if len(a) != len(b):
+#: A piece found in one frame and not in the next, within this many inches (centre to centre)
+#: of another piece, is a piece half hidden behind it that the detector finds now and then:
+#: the position has not changed (one such piece at a time).
+CROWDED = 3.0
+
+
+def _matches(p: tuple, b: tuple, inches: float, degrees: float) -> bool:
+    return any(q[0] == p[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
+               and abs((q[3] - p[3] + 180) % 360 - 180) <= degrees for q in b)
+
+
+def _crowded(p: tuple, pieces: tuple) -> bool:
+    return any(q is not p and math.hypot(q[1] - p[1], q[2] - p[2]) <= CROWDED for q in pieces)
+
+
+def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, flicker: bool = True) -> bool:
+    """Whether two frames' pieces (:func:`position_key`) show one position: each piece within
+    ``inches`` and ``degrees`` of one in the other frame, but (with ``flicker``) for at most
+    one piece close beside another (:data:`CROWDED`) that only one of them shows."""
+    extra = [p for p in a if not _matches(p, b, inches, degrees)] + [q for q in b if not _matches(q, a, inches, degrees)]
+    if not extra:
+        return len(a) == len(b)
+    if not flicker or len(extra) > 1 or abs(len(a) - len(b)) != 1:
         return False
-    for p in a:
-        if not any(q[0] == p[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
-                   and abs((q[3] - p[3] + 180) % 360 - 180) <= degrees for q in b):
-            return False
-    return True
+    p = extra[0]
+    return _crowded(p, a if p in a else b)
 
 
 class OutdoorSession:
-    """Frames in, announcements out. ``window_s``: how long a position must stand still."""
+    """Frames in, announcements out. ``window_s``: how long a position must stand still;
+    ``remember``: keep a piece hidden behind another where it was last seen."""
 
     def __init__(self, assistant: OutdoorAssistant, say: Callable[[str, str], None],
-                 window_s: float = 0.6) -> None:
+                 window_s: float = 0.6, remember: bool = True) -> None:
         self.assistant = assistant
+        self.remember = remember
         self.say = say
         self.window_s = window_s
         self.settled: FieldReport | None = None
@@ -57,6 +82,11 @@ class OutdoorSession:
         self._window: list[FieldReport] = []
         self.sequence = 1
 
+    @property
+    def settling(self) -> bool:
+        """Whether a position is being watched to see that it stands still."""
+        return self._since is not None
+
     def process(self, frame: Any, t: float) -> OutdoorFrame:
         result = self.assistant.process(frame)
         self.last = result
@@ -67,13 +97,13 @@ class OutdoorSession:
             if not self.missing_field:
                 self.say(f"No field: {result.error}", "info")
                 self.missing_field = True
-            self._since = None
+            self._since = self._key = None
             return result
         if self.missing_field:
             self.say("Field found.", "info")
             self.missing_field = False
         if result.hands:
-            self._since = None
+            self._since = self._key = None
             return result
         key = position_key(result.report)
         if self._key is None or not _same(key, self._key):
@@ -82,12 +112,14 @@ class OutdoorSession:
             return result
         self._window.append(result.report)
         if self._since is not None and t - self._since >= self.window_s:
-            self._since = None
-            if self.settled is None or not _same(key, position_key(self.settled)):
-                self._settle(averaged(self._window, getattr(self.assistant, "options", None)))
+            self._since = self._key = None  # a window read: the next frame starts the next one
+            report = averaged(self._window, getattr(self.assistant, "options", None))
+            if self.settled is None or not _same(position_key(report), position_key(self.settled), flicker=False):
+                self._settle(report)
         return result
 
     def _settle(self, report: FieldReport) -> None:
+        report = self._with_hidden(report)
         if self.settled is None:
             counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
             self.say(f"Field read: {counts} pieces.", "info")
@@ -121,41 +153,73 @@ class OutdoorSession:
         self.said = now
         self.settled = report
 
+    def _with_hidden(self, report: FieldReport) -> FieldReport:
+        """``report`` with the pieces of the last settled position that stand hidden behind
+        others kept (:func:`tabletop.outdoor.memory.out_of_sight`), each said once."""
+        view = self.last.view if self.last is not None else None
+        if not self.remember or self.settled is None or view is None:
+            return report
+        height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
+        kept = out_of_sight(self.settled, report, view, height)
+        if not kept:
+            return report
+        from tabletop.outdoor.assistant import assess
+        from tabletop.outdoor.readings import name_pieces
+
+        was_kept = {r.id for r in self.settled.readings if r.method == KEPT}
+        newly = {(r.side, r.centre.x, r.centre.y) for r in kept if r.id not in was_kept}
+        report = assess(name_pieces([*report.readings, *kept], report.options.sides), report.options)
+        for r in report.readings:
+            if r.method == KEPT and (r.side, r.centre.x, r.centre.y) in newly:
+                self.say(f"{r.side.capitalize()} {r.id} is hidden behind another piece: kept where it was last seen.",
+                         "info")
+        return report
+
 
 def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
-    """One report from the frames of a still window: each piece of the last frame with its
-    centre, facing and foot's size averaged over the frames that show it within half an
-    inch (a detector's boxes jitter from frame to frame; the pieces do not)."""
+    """One report from the frames of a still window: the pieces that at least half of the
+    frames show (a piece half hidden behind another is found in some frames only), each with
+    its centre, facing and foot's size averaged over the frames that show it within half an
+    inch (a detector's boxes jitter from frame to frame; the pieces do not), named again."""
     from dataclasses import replace
 
     from rules.geometry import FieldPoint
     from rules.the_game.shapes import Footprint, Shape
     from tabletop.outdoor.assistant import assess
+    from tabletop.outdoor.readings import name_pieces
 
     last = reports[-1]
+    opts = options if options is not None else last.options
     if len(reports) == 1:
         return last
-    out = []
-    for r in last.readings:
-        xs, ys, cs, ss, sizes = [], [], [], [], []
-        for rep in reports:
-            near = [q for q in rep.readings if q.side == r.side and q.centre.distance(r.centre) <= 0.5]
+    groups: list[list[PieceReading]] = []  # one piece's readings, the latest frame's first
+    for rep in reversed(reports):
+        taken: set[int] = set()
+        for q in rep.readings:
+            near = [(g[0].centre.distance(q.centre), k) for k, g in enumerate(groups)
+                    if k not in taken and g[0].side == q.side and g[0].centre.distance(q.centre) <= 0.5]
             if near:
-                q = min(near, key=lambda q: q.centre.distance(r.centre))
-                xs.append(q.centre.x)
-                ys.append(q.centre.y)
-                cs.append(math.cos(math.radians(q.facing)))
-                ss.append(math.sin(math.radians(q.facing)))
-                if q.footprint.shape is Shape.ELLIPSE:
-                    sizes.append((q.footprint.length, q.footprint.width))
-        centre = FieldPoint(sum(xs) / len(xs), sum(ys) / len(ys))
-        facing = math.degrees(math.atan2(sum(ss), sum(cs))) % 360.0
+                k = min(near)[1]
+                groups[k].append(q)
+                taken.add(k)
+            else:
+                groups.append([q])
+                taken.add(len(groups) - 1)
+    out = []
+    for group in groups:
+        if 2 * len(group) < len(reports):
+            continue
+        r = group[0]
+        centre = FieldPoint(sum(q.centre.x for q in group) / len(group), sum(q.centre.y for q in group) / len(group))
+        facing = math.degrees(math.atan2(sum(math.sin(math.radians(q.facing)) for q in group),
+                                         sum(math.cos(math.radians(q.facing)) for q in group))) % 360.0
         foot = r.footprint
+        sizes = [(q.footprint.length, q.footprint.width) for q in group if q.footprint.shape is Shape.ELLIPSE]
         if foot.shape is Shape.ELLIPSE and sizes:
             foot = Footprint.ellipse(sum(a for a, _ in sizes) / len(sizes), sum(b for _, b in sizes) / len(sizes))
         out.append(replace(r, centre=centre, facing=facing, footprint=foot,
                            outline=foot.outline(centre.x, centre.y, facing)))
-    return assess(out, options if options is not None else last.options)
+    return assess(name_pieces(out, opts.sides), opts)
 
 
 def click_to_measure(window: str, session_or_frame: Callable[[], OutdoorFrame | None],

@@ -26,6 +26,7 @@ UNOBSERVED = (0, 150, 255)
 EDGE = (0, 230, 255)
 WHITE = (255, 255, 255)
 MEASURE = (255, 80, 220)
+HIDDEN = (170, 170, 170)  # a piece kept where it was last seen, out of the camera's sight
 
 
 def ring(outline: Sequence[tuple[float, float]], distance: float, steps: int = 12) -> np.ndarray:
@@ -79,9 +80,12 @@ def _clip(pts: np.ndarray, size: tuple[float, float]) -> np.ndarray:
 
 
 def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge: float = 3.0,
-               measure: tuple[np.ndarray, np.ndarray, str] | None = None, status: str = "") -> np.ndarray:
+               measure: tuple[np.ndarray, np.ndarray, str] | None = None, status: str = "",
+               hidden: Sequence[Any] = ()) -> np.ndarray:
     """A copy of ``frame`` (undistorted, as the view saw it) with the overlay. ``wedge``: the
-    length of the drawn field of vision (inches); ``measure``: two field points and a label."""
+    length of the drawn field of vision (inches); ``measure``: two field points and a label;
+    ``hidden``: readings of pieces kept out of sight (:mod:`tabletop.outdoor.memory`), outlined
+    in grey where they were last seen."""
     import cv2
 
     img = frame.copy()
@@ -119,6 +123,10 @@ def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge
             _text(img, (p0 + p1) / 2, f"{inches(dist)}, above {number}", WHITE, 0.4)
         q = view.to_image([c])[0]
         _text(img, q + np.array([8, -8]), f"{r.id} {'obs' if adv.observed else 'unobs'}", colour)
+    for r in hidden:
+        outline = np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing))
+        _poly(img, view, outline, HIDDEN, 1, True)
+        _text(img, view.to_image([[r.centre.x, r.centre.y]])[0] + np.array([8, 8]), f"{r.id} hidden", HIDDEN)
     if measure is not None:
         a_pt, b_pt, label = measure
         p0, p1 = view.to_image([a_pt, b_pt])

@@ -340,3 +340,92 @@ def test_a_gaze_that_holds_by_a_hair_is_flagged():
     assert not missed.advice["R1"].observed and missed.advice["R1"].close
     far = assess([reading("R1", 10, 10, 90), reading("B1", 13, 5, 90)])
     assert not far.advice["R1"].close
+
+
+# -- pieces hidden behind others, flickering pieces and still windows --------------------------
+
+def _seen(pid: str, x: float, y: float, facing: float, view: FieldView, cover: tuple[float, float] | None = None
+          ) -> PieceReading:
+    """A reading with the box its piece casts in ``view`` (0.4" tall), stretched to cover the
+    field point ``cover`` too (a piece standing in front of whatever is there)."""
+    from dataclasses import replace
+
+    r = reading(pid, x, y, facing)
+    outline = np.asarray(DISC.outline(x, y, facing), float)
+    pts = np.vstack([view.to_image(outline, 0.0), view.to_image(outline, 0.4)])
+    if cover is not None:
+        pts = np.vstack([pts, view.to_image(np.asarray(DISC.outline(*cover, 0.0), float), 0.0),
+                         view.to_image(np.asarray(DISC.outline(*cover, 0.0), float), 0.4)])
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    return replace(r, box=(float(x0), float(y0), float(x1), float(y1)), outline=DISC.outline(x, y, facing))
+
+
+def test_a_piece_hidden_behind_another_is_kept_and_one_gone_from_open_ground_is_not():
+    from tabletop.outdoor.memory import KEPT, out_of_sight
+
+    view = _frame([]).view
+    before = assess([_seen("R1", 12, 10, 90, view), _seen("B1", 12, 12, 270, view)])
+    hidden = assess([_seen("B1", 12, 12, 270, view, cover=(12, 10))])
+    kept = out_of_sight(before, hidden, view)
+    assert [(r.side, r.centre, r.method) for r in kept] == [("red", FieldPoint(12, 10), KEPT)]
+    in_the_open = assess([_seen("B1", 12, 12, 270, view)])
+    assert out_of_sight(before, in_the_open, view) == []
+    # a red piece read 1.5" away may be the missing one, moved: nothing is kept
+    moved = assess([_seen("R1", 12, 11.5, 90, view, cover=(12, 10)), _seen("B1", 12, 13.5, 270, view)])
+    assert out_of_sight(before, moved, view) == []
+
+
+def test_a_session_keeps_a_hidden_piece_and_says_so_once():
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+    start = [_seen("R1", 12, 10, 90, view), _seen("B1", 12, 12, 270, view)]
+    hidden = [_seen("B1", 12, 12, 270, view, cover=(12, 10))]
+    for remember, gone, kept in ((True, 0, 1), (False, 1, 0)):
+        said: list[str] = []
+        frames = [_frame(start)] * 3 + [_frame(hidden)] * 9  # the second still window changes nothing
+        session = OutdoorSession(_Stub(frames), lambda text, kind, heard=said: heard.append(text),
+                                 window_s=0.2, remember=remember)
+        for i in range(12):
+            session.process(None, 0.1 * i + (0.55 if i >= 3 else 0.0))
+        assert sum("is gone" in t for t in said) == gone
+        assert sum("kept where it was last seen" in t for t in said) == kept
+        assert len(session.settled.readings) == 1 + remember
+        if remember:  # the red piece still faces the blue one: both observed
+            assert all(a.observed for a in session.settled.advice.values())
+
+
+def test_a_piece_found_now_and_then_beside_another_does_not_restart_the_window():
+    from tabletop.outdoor.live import _same, position_key
+
+    pair = assess([reading("R1", 12, 10, 90), reading("B1", 12, 12, 270)])
+    one = assess([reading("B1", 12, 12, 270)])
+    far = assess([reading("R1", 3, 3, 90), reading("B1", 12, 12, 270)])
+    lone = assess([reading("R1", 3, 3, 90)])
+    assert _same(position_key(pair), position_key(one))  # R1 beside B1, found in one frame only
+    assert not _same(position_key(pair), position_key(one), flicker=False)
+    assert not _same(position_key(far), position_key(lone))  # a lone piece gone: the position changed
+    assert not _same(position_key(pair), position_key(assess([])))
+
+
+def test_a_still_window_keeps_the_pieces_most_of_its_frames_show():
+    from tabletop.outdoor.live import averaged
+
+    both = [reading("R1", 12, 10, 90), reading("B1", 12, 12, 270)]
+    only_blue = [reading("B1", 12, 12, 270)]
+    two_of_three = averaged([assess(both), assess(both), assess(only_blue)])
+    assert sorted(r.id for r in two_of_three.readings) == ["B1", "R1"]
+    one_of_three = averaged([assess(only_blue), assess(both), assess(only_blue)])
+    assert [r.id for r in one_of_three.readings] == ["B1"]
+
+
+def test_the_overlay_outlines_a_hidden_piece_in_grey():
+    from tabletop.outdoor.overlay import HIDDEN, draw_field
+
+    frame = _frame([reading("B1", 12, 12, 270)])
+    plain = draw_field(frame.image, frame.view, frame.report)
+    drawn = draw_field(frame.image, frame.view, frame.report, hidden=[reading("R1", 5, 5, 90)])
+    changed = np.argwhere((drawn != plain).any(axis=2))
+    centre = frame.view.to_image([[5, 5]])[0]
+    assert len(changed) and np.abs(changed[:, ::-1] - centre).max(axis=1).min() < 40
+    assert (drawn == np.array(HIDDEN, np.uint8)).all(axis=2).any()

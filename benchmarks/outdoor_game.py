@@ -1,0 +1,219 @@
+"""The Game outdoors followed as a game: pieces set down one by one, then moved, each position
+read by the live session from a still window, with and without keeping hidden pieces.
+
+    python3 benchmarks/outdoor_game.py [--games 25] [--moves 6] [--seed 2026] [--window 3]
+                                       [--weights W] [--truth-boxes]
+
+For each game a held-out position's standing pieces (seed 2026 by default; the detector was
+trained on seed 1) are put down one at a time in a random order, in one camera view of the
+field at 1280x720 (35 to 90 degrees above the ground), and then ``--moves`` times a random
+piece is moved 1 to 6 inches in a random direction, turned at random and put down clear of
+the others and of the field's edge. Each position is shown to
+:class:`tabletop.outdoor.live.OutdoorSession` as a still window of ``--window`` frames
+(fresh sensor noise, no hand), as the assistant reads a field before it speaks. Two
+sessions read the same frames: one keeps a piece hidden behind another where it was last
+seen (``remember``, the default), one reads each position on its own.
+
+Scored on the game's positions (the last set-up position and each one after a move), as
+``benchmarks/outdoor.py`` scores: the settled report's observed / unobserved status against
+the engine's on the true position (idleness aside), pieces matched by side and nearest
+centre within 1.5"; over the pieces a detector is asked to find (labelled: enough of them in
+the picture) and over every piece standing on the field. Also counted: what the session
+said that no position supports (nothing leaves the field in these games, so every "left
+the field" and "is gone" is false) and the pieces it said it kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.the_game.options import TheGameOptions, footprint_from_json
+from rules.the_game.shapes import gap
+from rules.the_game.sight import observation
+from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
+from tabletop.outdoor.live import OutdoorSession
+from tabletop.outdoor.readings import ReadingConfig
+from tabletop.outdoor.truth import (
+    detections_from_truth,
+    truth_calibration,
+    truth_pieces,
+    visible_ids,
+)
+from tabletop.outdoor.view import FieldSetup
+
+EDGE = 1.0  # a moved piece's centre stays this far inside the field (nothing leaves)
+SPACING_S = 0.31  # seconds between the frames of a window (the session's window is 0.6 s)
+EXTRA = 7  # frames more a window may take when a reading jitters (the players wait for the assistant)
+
+
+class _ReadOnce:
+    """One assistant shared by two sessions: each frame is read once."""
+
+    def __init__(self, assistant: OutdoorAssistant) -> None:
+        self.assistant = assistant
+        self.setup = assistant.setup
+        self.config = assistant.config
+        self.options = assistant.options
+        self._last: tuple[Any, OutdoorFrame | None] = (None, None)
+
+    def process(self, frame: Any) -> OutdoorFrame:
+        if self._last[0] is not frame:
+            self._last = (frame, self.assistant.process(frame))
+        assert self._last[1] is not None
+        return self._last[1]
+
+
+def _outline(p: dict[str, Any]) -> Any:
+    return footprint_from_json(p["footprint"], "footprint").outline(p["at"]["x"], p["at"]["y"], float(p["facing"]))
+
+
+def game_positions(pieces: list[dict[str, Any]], rng: np.random.Generator, moves: int,
+                   size: tuple[float, float]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """("setup", pieces so far) for each piece put down, then ("move", pieces) after each move."""
+    order = [dict(pieces[k]) for k in rng.permutation(len(pieces))]
+    out = [("setup", order[:k]) for k in range(1, len(order) + 1)]
+    now = [dict(p) for p in order]
+    for _ in range(moves):
+        for _attempt in range(200):
+            k = int(rng.integers(len(now)))
+            dist, angle = rng.uniform(1.0, 6.0), rng.uniform(0.0, 2 * math.pi)
+            x = now[k]["at"]["x"] + dist * math.cos(angle)
+            y = now[k]["at"]["y"] + dist * math.sin(angle)
+            if not (EDGE <= x <= size[0] - EDGE and EDGE <= y <= size[1] - EDGE):
+                continue
+            moved = dict(now[k], at={"x": x, "y": y}, facing=round(float(rng.uniform(0.0, 360.0)), 1))
+            here = _outline(moved)
+            if all(gap(here, _outline(q))[0] > 0.0 for j, q in enumerate(now) if j != k):
+                now = [*now[:k], moved, *now[k + 1:]]
+                break
+        out.append(("move", [dict(p) for p in now]))
+    return out
+
+
+def _score(report: Any, truth: dict[str, Any], opts: TheGameOptions) -> tuple[int, int, int, int]:
+    """(labelled pieces, right among them, pieces on the field, right among them)."""
+    pieces = {p.id: p for p in truth_pieces(truth)}
+    table = observation(tuple(pieces.values()), opts)
+    readings = list(report.readings) if report is not None else []
+    pairs = sorted((p.at.distance(q.centre), pid, k) for pid, p in pieces.items()
+                   for k, q in enumerate(readings) if q.side == p.side)
+    match: dict[str, int] = {}
+    used: set[int] = set()
+    for d, pid, k in pairs:
+        if d <= 1.5 and pid not in match and k not in used:
+            match[pid] = k
+            used.add(k)
+    seen = visible_ids(truth)
+    right = {pid for pid, k in match.items() if report.advice[readings[k].id].observed == table[pid].observed}
+    return len(seen & pieces.keys()), len(right & seen), len(pieces), len(right)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=25)
+    ap.add_argument("--moves", type=int, default=6, help="moves after the set-up, each game")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--window", type=int, default=3, help="frames of each still window")
+    ap.add_argument("--weights", default=None, help="The Game's detector (default: models/the-game.pt)")
+    ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
+    args = ap.parse_args()
+    if args.seed == 1:
+        ap.error("seed 1 made the detector's training set: pick another")
+    from vision.render import CameraRanges, Renderer, RenderOptions
+
+    detector = None
+    if not args.truth_boxes:
+        from vision.detect import Detector
+
+        weights = args.weights or str(Path(__file__).resolve().parents[1] / "models" / "the-game.pt")
+        detector = Detector.load(weights)
+    opts = TheGameOptions()
+    r = Renderer("the-game", seed=args.seed, options=RenderOptions(size=(1280, 720), hands=0.0,
+                                                                    camera=CameraRanges(elevation=(35.0, 90.0))))
+    totals = {name: [0, 0, 0, 0] for name in ("kept", "alone")}
+    said: dict[str, dict[str, int]] = {name: {"gone": 0, "kept": 0, "moved": 0} for name in totals}
+    games = positions = no_field = unsettled = 0
+    g = -1
+    while games < args.games and g < 4 * args.games:
+        g += 1
+        sampled = r.sampler.sample(g)  # type: ignore[union-attr]
+        game = sampled.game
+        # a movement phase with only the standing pieces (a pending response or split names others)
+        full = game.state_to_json(sampled.state)
+        full = {"sequence": 1, "phase": "movement", "turn": 1, "first": full.get("first") or "red",
+                "next": full.get("next") or full.get("first") or "red", "pieces": full["pieces"]}
+        standing = [p for p in full["pieces"] if p.get("presence", "in-play") == "in-play"]
+        if len(standing) < 2:
+            continue
+        rng = np.random.default_rng([args.seed, 7, g])
+        view = r.new_view(rng, r.adapter[0](game, sampled.state))  # type: ignore[index]
+        plan = game_positions(standing, rng, args.moves, (opts.field_width, opts.field_depth))
+        current: dict[str, Any] = {}
+        assistant = None
+        sessions: dict[str, OutdoorSession] = {}
+        lines: dict[str, list[str]] = {name: [] for name in totals}
+        t = 0.0
+        for step, (kind, pieces) in enumerate(plan):
+            state = game.state_from_json(dict(full, pieces=pieces))
+            frames = []
+            for f in range(args.window + EXTRA):
+                out = r.render_state(game, state, view, hands=[], rng=np.random.default_rng([args.seed, 8, g, step, f]),
+                                     source=sampled)
+                current["truth"] = out.truth
+                if assistant is None:
+                    setup = FieldSetup(calibration=truth_calibration(out.truth))
+                    detect = detector.detect if detector is not None else (
+                        lambda image, c=current: detections_from_truth(c["truth"]))
+                    assistant = _ReadOnce(OutdoorAssistant(setup, detect, opts, ReadingConfig(), crop=detector is not None))
+                    if assistant.process(out.image).report is None:
+                        break
+                    for name in totals:
+                        sessions[name] = OutdoorSession(assistant, lambda text, cat, n=name, heard=lines: heard[n].append(text),
+                                                        remember=name == "kept")
+                for s in sessions.values():
+                    s.process(out.image, t)
+                t += SPACING_S
+                frames.append(out)
+                if f >= args.window - 1 and not any(s.settling for s in sessions.values()):
+                    break
+            if not sessions:
+                no_field += 1
+                break
+            unsettled += any(s.settling for s in sessions.values())
+            t += 1.0  # the hand that sets down or moves the next piece
+            if kind == "move" or step == len(standing) - 1:
+                positions += 1
+                for name, s in sessions.items():
+                    for k, v in enumerate(_score(s.settled, current["truth"], opts)):
+                        totals[name][k] += v
+        if sessions:
+            games += 1
+            for name in totals:
+                for text in lines[name]:
+                    said[name]["gone"] += "left the field" in text or "is gone" in text
+                    said[name]["kept"] += "kept where it was last seen" in text
+                    said[name]["moved"] += " moved " in text
+        print(f"game {games}/{args.games}: {len(standing)} pieces, {len(plan)} positions", file=sys.stderr, flush=True)
+    source = "labelled boxes and dots (no detector)" if detector is None else "the shipped detector" if not args.weights \
+        else f"detector {args.weights}"
+    print(f"The Game outdoors, followed as a game: {games} games ({no_field} skipped: no field), {positions} positions "
+          f"scored (each game's set-up and {args.moves} moves), 1280x720, seed {args.seed}, {source}, still windows of "
+          f"{args.window} frames ({unsettled} positions not settled in {args.window + EXTRA})")
+    for name, label in (("alone", "each position read on its own"), ("kept", "hidden pieces kept (the session now)")):
+        lab, lab_ok, every, every_ok = totals[name]
+        print(f"  {label:<38} status right {100 * lab_ok / max(1, lab):5.1f} % of {lab} pieces to find, "
+              f"{100 * every_ok / max(1, every):5.1f} % of {every} standing; said: {said[name]['gone']} pieces gone or "
+              f"left (none did), {said[name]['kept']} kept out of sight, {said[name]['moved']} moves")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

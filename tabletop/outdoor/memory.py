@@ -1,0 +1,95 @@
+"""Pieces out of sight: kept where they were last seen while another piece stands in front.
+
+A camera sees the field from one side, so a piece put down in front of another can hide
+it: the detector finds what it can see, and a piece behind another is often not found. The
+rules still count it (it observes, and is observed). Between two settled positions, a piece
+the camera no longer shows is taken to be still there when
+
+- no new reading of its side is left over to be it after a move (per side, more pieces
+  are missing than new ones appeared: :func:`out_of_sight` keeps only that surplus), and
+- at least :data:`COVERED` of where it stood, as the picture shows it (its foot and its top,
+  at the assumed height), now lies under the boxes of pieces that are seen.
+
+A piece that vanished from open ground is not kept: it moved, left the field or was taken
+away, and the session says so as before. A kept piece is read again as soon as the camera
+shows it, and is dropped once its place is in the open and it is not there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from tabletop.outdoor.assistant import FieldReport
+from tabletop.outdoor.readings import PieceReading
+from tabletop.outdoor.view import FieldView
+
+__all__ = ["COVERED", "KEPT", "STILL", "covered_share", "out_of_sight"]
+
+#: The ``method`` of a reading kept from an earlier position (:class:`PieceReading`).
+KEPT = "kept"
+#: A piece read again within this many inches of where it stood has not moved: the centres
+#: of one piece in two settled positions differ by a few tenths of an inch at most.
+STILL = 1.0
+#: At least this share of a piece's place in the picture must lie under other pieces' boxes
+#: for it to count as hidden behind them rather than gone: more of it covered than not.
+COVERED = 0.5
+_GRID = 12  # sample points a side over the piece's place in the picture
+
+
+def covered_share(reading: PieceReading, boxes: Sequence[tuple[float, float, float, float]], view: FieldView,
+                  height: float) -> float:
+    """The share of where ``reading`` stands, as ``view`` shows it (the hull of its foot on
+    the ground and at ``height`` inches), that lies inside one of ``boxes`` (pixels)."""
+    import cv2
+
+    outline = np.asarray(reading.outline or reading.footprint.outline(reading.centre.x, reading.centre.y,
+                                                                      reading.facing), float).reshape(-1, 2)
+    if not len(outline) or not boxes:
+        return 0.0
+    pts = np.vstack([view.to_image(outline, 0.0), view.to_image(outline, height)])
+    if not np.all(np.isfinite(pts)):
+        return 0.0
+    hull = cv2.convexHull(pts.astype(np.float32))
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    if x1 - x0 < 1e-6 or y1 - y0 < 1e-6:
+        return 0.0
+    xs, ys = np.meshgrid(np.linspace(x0, x1, _GRID), np.linspace(y0, y1, _GRID))
+    grid = np.c_[xs.ravel(), ys.ravel()]
+    inside = np.array([cv2.pointPolygonTest(hull, (float(x), float(y)), False) >= 0 for x, y in grid])
+    grid = grid[inside]
+    if not len(grid):
+        return 0.0
+    b = np.asarray(boxes, float).reshape(-1, 4)
+    under = ((grid[:, None, 0] >= b[None, :, 0]) & (grid[:, None, 0] <= b[None, :, 2])
+             & (grid[:, None, 1] >= b[None, :, 1]) & (grid[:, None, 1] <= b[None, :, 3])).any(axis=1)
+    return float(under.mean())
+
+
+def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height: float = 0.4,
+                 covered: float = COVERED) -> list[PieceReading]:
+    """The pieces of ``before`` that ``now`` (read in ``view``) does not show but that stand
+    hidden behind pieces it does show, as readings marked :data:`KEPT` (with their old ids:
+    name them again with the rest)."""
+    fresh = [q for q in now.readings if q.method != KEPT]
+    pairs = sorted((r.centre.distance(q.centre), i, j) for i, r in enumerate(before.readings)
+                   for j, q in enumerate(fresh) if r.side == q.side and r.centre.distance(q.centre) <= STILL)
+    seen_before: set[int] = set()
+    seen_now: set[int] = set()
+    for _, i, j in pairs:
+        if i not in seen_before and j not in seen_now:
+            seen_before.add(i)
+            seen_now.add(j)
+    boxes = [q.box for q in fresh]
+    kept: list[PieceReading] = []
+    for side in dict.fromkeys(r.side for r in before.readings):
+        lost = [r for i, r in enumerate(before.readings) if i not in seen_before and r.side == side]
+        new = sum(1 for j, q in enumerate(fresh) if j not in seen_now and q.side == side)
+        surplus = len(lost) - new
+        if surplus <= 0:  # every piece missing may be one of the new readings, moved
+            continue
+        shares = sorted(((covered_share(r, boxes, view, height), k) for k, r in enumerate(lost)), reverse=True)
+        kept += [replace(lost[k], method=KEPT) for share, k in shares[:surplus] if share >= covered]
+    return kept
