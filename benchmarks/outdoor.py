@@ -51,6 +51,7 @@ from tabletop.outdoor.overlay import draw_field
 from tabletop.outdoor.readings import ReadingConfig
 from tabletop.outdoor.truth import (
     detections_from_truth,
+    match_readings,
     truth_calibration,
     truth_pieces,
     visible_ids,
@@ -201,15 +202,7 @@ def main() -> int:
         seen = visible_ids(t)
         labels = {p["piece"]: p for p in t.get("pieces", []) if p.get("piece")}
         table = observation(tuple(truth.values()), opts)
-        # match: same side, nearest centres first
-        pairs = sorted((p.at.distance(q.centre), pid, k) for pid, p in truth.items() if pid in seen
-                       for k, q in enumerate(res.readings) if q.side == p.side)
-        match: dict[str, int] = {}
-        used: set[int] = set()
-        for d, pid, k in pairs:
-            if d <= 1.5 and pid not in match and k not in used:
-                match[pid] = k
-                used.add(k)
+        match = match_readings({pid: p for pid, p in truth.items() if pid in seen}, res.readings)
         ours = {res.readings[k].id: pid for pid, k in match.items()}
         no_hand = not t.get("hands")  # what the live assistant announces: no hand over the field
         for pid in seen:

@@ -43,6 +43,7 @@ from tabletop.outdoor.live import OutdoorSession
 from tabletop.outdoor.readings import ReadingConfig
 from tabletop.outdoor.truth import (
     detections_from_truth,
+    match_readings,
     truth_calibration,
     truth_pieces,
     visible_ids,
@@ -103,14 +104,7 @@ def _score(report: Any, truth: dict[str, Any], opts: TheGameOptions) -> tuple[in
     pieces = {p.id: p for p in truth_pieces(truth)}
     table = observation(tuple(pieces.values()), opts)
     readings = list(report.readings) if report is not None else []
-    pairs = sorted((p.at.distance(q.centre), pid, k) for pid, p in pieces.items()
-                   for k, q in enumerate(readings) if q.side == p.side)
-    match: dict[str, int] = {}
-    used: set[int] = set()
-    for d, pid, k in pairs:
-        if d <= 1.5 and pid not in match and k not in used:
-            match[pid] = k
-            used.add(k)
+    match = match_readings(pieces, readings)
     seen = visible_ids(truth)
     right = {pid for pid, k in match.items() if report.advice[readings[k].id].observed == table[pid].observed}
     return len(seen & pieces.keys()), len(right & seen), len(pieces), len(right)

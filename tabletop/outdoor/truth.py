@@ -9,7 +9,7 @@ pieces as they really stand (:func:`truth_pieces`), to score readings against.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ import numpy as np
 from rules.the_game.model import Piece
 from vision.detections import Detections
 
-__all__ = ["detections_from_truth", "truth_calibration", "truth_pieces", "visible_ids"]
+__all__ = ["detections_from_truth", "match_readings", "truth_calibration", "truth_pieces", "visible_ids"]
 
 
 def visible_ids(truth: Mapping[str, Any]) -> set[str]:
@@ -25,6 +25,20 @@ def visible_ids(truth: Mapping[str, Any]) -> set[str]:
     in frame; not one a hand is lifting)."""
     return {p["piece"] for p in truth.get("pieces", [])
             if p.get("in_labels") and p.get("piece") and not p.get("held")}
+
+
+def match_readings(pieces: Mapping[str, Piece], readings: Sequence[Any], within: float = 1.5) -> dict[str, int]:
+    """Each true piece's reading (its index in ``readings``): same side, nearest centres
+    first, at most ``within`` inches apart, each reading once."""
+    pairs = sorted((p.at.distance(q.centre), pid, k) for pid, p in pieces.items()
+                   for k, q in enumerate(readings) if q.side == p.side)
+    match: dict[str, int] = {}
+    used: set[int] = set()
+    for d, pid, k in pairs:
+        if d <= within and pid not in match and k not in used:
+            match[pid] = k
+            used.add(k)
+    return match
 
 
 def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | None = None,

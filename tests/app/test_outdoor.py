@@ -429,3 +429,14 @@ def test_the_overlay_outlines_a_hidden_piece_in_grey():
     centre = frame.view.to_image([[5, 5]])[0]
     assert len(changed) and np.abs(changed[:, ::-1] - centre).max(axis=1).min() < 40
     assert (drawn == np.array(HIDDEN, np.uint8)).all(axis=2).any()
+
+
+def test_readings_are_matched_to_true_pieces_by_side_and_nearest_centre():
+    from tabletop.outdoor.truth import match_readings
+
+    pieces = {p.id: p for p in assess([reading("R1", 10, 10, 0), reading("R2", 11, 10, 0),
+                                       reading("B1", 20, 20, 0)]).pieces}
+    readings = [reading("x", 10.9, 10, 0, "red"), reading("y", 10.2, 10, 0, "red"), reading("z", 20, 21.6, 0, "blue"),
+                reading("w", 20, 20.2, 0, "red")]
+    assert match_readings(pieces, readings) == {"R1": 1, "R2": 0}  # B1: a blue reading 1.6" away is too far
+    assert match_readings(pieces, readings, within=2.0) == {"R1": 1, "R2": 0, "B1": 2}
