@@ -20,13 +20,16 @@ the engine's on the true position (idleness aside), pieces matched by side and n
 centre within 1.5"; over the pieces a detector is asked to find (labelled: enough of them in
 the picture) and over every piece standing on the field. Also counted: what the session
 said that no position supports (nothing leaves the field in these games, so every "left
-the field" and "is gone" is false) and the pieces it said it kept.
+the field" and "is gone" is false; a move judged on a set-up position, where a piece was
+only put down, is false too), the pieces it said it kept, and the moves it judged (right or
+wrong: a move read is judged).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,6 +53,8 @@ from tabletop.outdoor.truth import (
 )
 from tabletop.outdoor.view import FieldSetup
 
+#: A sentence that judges a move (:func:`tabletop.outdoor.assistant.compare`): "Red R1: ..." or "Red R1 moved ..."
+MOVE_JUDGED = re.compile(r"^\w+ [A-Z]\d+(: | moved )")
 EDGE = 1.0  # a moved piece's centre stays this far inside the field (nothing leaves)
 SPACING_S = 0.31  # seconds between the frames of a window (the session's window is 0.6 s)
 EXTRA = 7  # frames more a window may take when a reading jitters (the players wait for the assistant)
@@ -133,7 +138,7 @@ def main() -> int:
     r = Renderer("the-game", seed=args.seed, options=RenderOptions(size=(1280, 720), hands=0.0,
                                                                     camera=CameraRanges(elevation=(35.0, 90.0))))
     totals = {name: [0, 0, 0, 0] for name in ("kept", "alone")}
-    said: dict[str, dict[str, int]] = {name: {"gone": 0, "kept": 0, "moved": 0} for name in totals}
+    said: dict[str, dict[str, int]] = {name: {"gone": 0, "kept": 0, "judged": 0, "setup": 0} for name in totals}
     games = positions = no_field = unsettled = 0
     g = -1
     while games < args.games and g < 4 * args.games:
@@ -156,6 +161,7 @@ def main() -> int:
         lines: dict[str, list[str]] = {name: [] for name in totals}
         t = 0.0
         for step, (kind, pieces) in enumerate(plan):
+            heard_before = {name: len(lines[name]) for name in totals}
             state = game.state_from_json(dict(full, pieces=pieces))
             frames = []
             for f in range(args.window + EXTRA):
@@ -181,6 +187,9 @@ def main() -> int:
             if not sessions:
                 no_field += 1
                 break
+            for name in sessions:
+                judged = sum(bool(MOVE_JUDGED.match(text)) for text in lines[name][heard_before[name]:])
+                said[name]["judged" if kind == "move" else "setup"] += min(judged, 1) if kind == "move" else judged
             unsettled += any(s.settling for s in sessions.values())
             t += 1.0  # the hand that sets down or moves the next piece
             if kind == "move" or step == len(standing) - 1:
@@ -194,7 +203,6 @@ def main() -> int:
                 for text in lines[name]:
                     said[name]["gone"] += "left the field" in text or "is gone" in text
                     said[name]["kept"] += "kept where it was last seen" in text
-                    said[name]["moved"] += " moved " in text
         print(f"game {games}/{args.games}: {len(standing)} pieces, {len(plan)} positions", file=sys.stderr, flush=True)
     source = "labelled boxes and dots (no detector)" if detector is None else "the shipped detector" if not args.weights \
         else f"detector {args.weights}"
@@ -205,7 +213,8 @@ def main() -> int:
         lab, lab_ok, every, every_ok = totals[name]
         print(f"  {label:<38} status right {100 * lab_ok / max(1, lab):5.1f} % of {lab} pieces to find, "
               f"{100 * every_ok / max(1, every):5.1f} % of {every} standing; said: {said[name]['gone']} pieces gone or "
-              f"left (none did), {said[name]['kept']} kept out of sight, {said[name]['moved']} moves")
+              f"left (none did), {said[name]['kept']} kept out of sight; {said[name]['judged']} of {args.moves * games} moves judged, "
+              f"{said[name]['setup']} moves judged while pieces were being set down (none moved)")
     return 0
 
 

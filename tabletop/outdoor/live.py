@@ -50,17 +50,24 @@ def _crowded(p: tuple, pieces: tuple) -> bool:
     return any(q is not p and math.hypot(q[1] - p[1], q[2] - p[2]) <= CROWDED for q in pieces)
 
 
-def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, flicker: bool = True) -> bool:
+def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, vanish: bool = True) -> bool:
     """Whether two frames' pieces (:func:`position_key`) show one position: each piece within
-    ``inches`` and ``degrees`` of one in the other frame, but (with ``flicker``) for at most
-    one piece close beside another (:data:`CROWDED`) that only one of them shows."""
-    extra = [p for p in a if not _matches(p, b, inches, degrees)] + [q for q in b if not _matches(q, a, inches, degrees)]
-    if not extra:
+    ``inches`` and ``degrees`` of one in the other frame, but for one piece the detector is
+    unsure of: one read as a piece of the other side in the same place (a front dot seen at
+    either end: pieces do not change sides), or (with ``vanish``) one close beside another
+    (:data:`CROWDED`) that only one of the frames shows."""
+    old = [p for p in a if not _matches(p, b, inches, degrees)]
+    new = [q for q in b if not _matches(q, a, inches, degrees)]
+    if not old and not new:
         return len(a) == len(b)
-    if not flicker or len(extra) > 1 or abs(len(a) - len(b)) != 1:
+    if len(old) + len(new) > 2:
         return False
-    p = extra[0]
-    return _crowded(p, a if p in a else b)
+    if len(old) == len(new) == 1:
+        p, q = old[0], new[0]
+        return p[0] != q[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
+    if not vanish or abs(len(a) - len(b)) != 1 or len(old) + len(new) != 1:
+        return False
+    return _crowded(*old, a) if old else _crowded(*new, b)
 
 
 class OutdoorSession:
@@ -114,7 +121,7 @@ class OutdoorSession:
         if self._since is not None and t - self._since >= self.window_s:
             self._since = self._key = None  # a window read: the next frame starts the next one
             report = averaged(self._window, getattr(self.assistant, "options", None))
-            if self.settled is None or not _same(position_key(report), position_key(self.settled), flicker=False):
+            if self.settled is None or not _same(position_key(report), position_key(self.settled), vanish=False):
                 self._settle(report)
         return result
 
@@ -205,9 +212,13 @@ def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
             else:
                 groups.append([q])
                 taken.add(len(groups) - 1)
+    # a piece read as either side in one place: the side most frames read (the latest on a tie)
+    outvoted = {k for k, g in enumerate(groups) for j, h in enumerate(groups)
+                if h[0].side != g[0].side and h[0].centre.distance(g[0].centre) <= 0.5
+                and (len(h) > len(g) or (len(h) == len(g) and j < k))}
     out = []
-    for group in groups:
-        if 2 * len(group) < len(reports):
+    for k, group in enumerate(groups):
+        if k in outvoted or 2 * len(group) < len(reports):
             continue
         r = group[0]
         centre = FieldPoint(sum(q.centre.x for q in group) / len(group), sum(q.centre.y for q in group) / len(group))

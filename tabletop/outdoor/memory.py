@@ -11,7 +11,8 @@ the camera no longer shows is taken to be still there when
   at the assumed height), now lies under the boxes of pieces that are seen.
 
 A piece that vanished from open ground is not kept: it moved, left the field or was taken
-away, and the session says so as before. A kept piece is read again as soon as the camera
+away, and the session says so as before. A piece lying on another (a leaf under a stone)
+is kept when the one on top hides it, however close their centres. A kept piece is read again as soon as the camera
 shows it, and is dropped once its place is in the open and it is not there.
 """
 

@@ -403,7 +403,7 @@ def test_a_piece_found_now_and_then_beside_another_does_not_restart_the_window()
     far = assess([reading("R1", 3, 3, 90), reading("B1", 12, 12, 270)])
     lone = assess([reading("R1", 3, 3, 90)])
     assert _same(position_key(pair), position_key(one))  # R1 beside B1, found in one frame only
-    assert not _same(position_key(pair), position_key(one), flicker=False)
+    assert not _same(position_key(pair), position_key(one), vanish=False)
     assert not _same(position_key(far), position_key(lone))  # a lone piece gone: the position changed
     assert not _same(position_key(pair), position_key(assess([])))
 
@@ -440,3 +440,18 @@ def test_readings_are_matched_to_true_pieces_by_side_and_nearest_centre():
                 reading("w", 20, 20.2, 0, "red")]
     assert match_readings(pieces, readings) == {"R1": 1, "R2": 0}  # B1: a blue reading 1.6" away is too far
     assert match_readings(pieces, readings, within=2.0) == {"R1": 1, "R2": 0, "B1": 2}
+
+
+def test_a_piece_read_as_either_side_in_one_place_is_one_piece():
+    from tabletop.outdoor.live import _same, averaged, position_key
+
+    red = [reading("R1", 12, 10, 90), reading("B1", 5, 20, 270)]
+    blue = [reading("B2", 12, 10.2, 270, "blue"), reading("B1", 5, 20, 270)]
+    assert _same(position_key(assess(red)), position_key(assess(blue)))  # its front dot seen at either end
+    assert _same(position_key(assess(red)), position_key(assess(blue)), vanish=False)
+    moved = [reading("B2", 12, 11, 270, "blue"), reading("B1", 5, 20, 270)]
+    assert not _same(position_key(assess(red)), position_key(assess(moved)))
+    window = averaged([assess(red), assess(blue), assess(red), assess(blue)])  # a tie: the latest frame's side
+    assert sorted(r.side for r in window.readings) == ["blue", "blue"]
+    window = averaged([assess(blue), assess(red), assess(red)])
+    assert sorted(r.side for r in window.readings) == ["blue", "red"]
