@@ -2,7 +2,9 @@
 
 :class:`OutdoorSession` is fed frames; each goes through :class:`OutdoorAssistant`. A
 position counts once it has stood still (every piece within half an inch and 20 degrees of
-where it was) for ``window_s`` seconds with no hand over the field; then the session says
+where it was, but for one piece the detector is unsure of: :func:`_same`) for ``window_s``
+seconds with no hand over the field (the pieces and sides most of the window's frames show,
+:func:`averaged`); then the session says
 what changed since the last settled position (:func:`tabletop.outdoor.assistant.compare`:
 moves judged, pieces gone off the field) and what each piece may do now (only the pieces
 whose advice changed), and when a side has no piece left or the field is empty. A piece that
