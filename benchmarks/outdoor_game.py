@@ -2,17 +2,20 @@
 read by the live session from a still window, with and without keeping hidden pieces.
 
     python3 benchmarks/outdoor_game.py [--games 25] [--moves 6] [--seed 2026] [--window 3]
-                                       [--weights W] [--truth-boxes]
+                                       [--weights W] [--truth-boxes] [--no-hands]
 
 For each game a held-out position's standing pieces (seed 2026 by default; the detector was
 trained on seed 1) are put down one at a time in a random order, in one camera view of the
 field at 1280x720 (35 to 90 degrees above the ground), and then ``--moves`` times a random
 piece is moved 1 to 6 inches in a random direction, turned at random and put down clear of
-the others and of the field's edge. Each position is shown to
+the others and of the field's edge. Before each position comes the hand that made it: a
+frame with a hand over the piece put down, or two for a move (over the piece where it was,
+then where it goes; ``--no-hands`` leaves them out). Each position is then shown to
 :class:`tabletop.outdoor.live.OutdoorSession` as a still window of ``--window`` frames
 (fresh sensor noise, no hand), as the assistant reads a field before it speaks. Two
-sessions read the same frames: one keeps a piece hidden behind another where it was last
-seen (``remember``, the default), one reads each position on its own.
+sessions read the same frames: one keeps a piece where it was last seen while it is hidden
+behind another or missed where no hand came (``remember``, the default), one reads each
+position on its own.
 
 Scored on the game's positions (the last set-up position and each one after a move), as
 ``benchmarks/outdoor.py`` scores: the settled report's observed / unobserved status against
@@ -81,11 +84,12 @@ def _outline(p: dict[str, Any]) -> Any:
     return footprint_from_json(p["footprint"], "footprint").outline(p["at"]["x"], p["at"]["y"], float(p["facing"]))
 
 
-def game_positions(pieces: list[dict[str, Any]], rng: np.random.Generator, moves: int,
-                   size: tuple[float, float]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """("setup", pieces so far) for each piece put down, then ("move", pieces) after each move."""
+def game_positions(pieces: list[dict[str, Any]], rng: np.random.Generator, moves: int, size: tuple[float, float]
+                   ) -> list[tuple[str, list[dict[str, Any]], list[tuple[float, float]]]]:
+    """("setup", pieces so far, [where the piece went down]) for each piece put down, then
+    ("move", pieces, [where it was lifted, where it went down]) after each move."""
     order = [dict(pieces[k]) for k in rng.permutation(len(pieces))]
-    out = [("setup", order[:k]) for k in range(1, len(order) + 1)]
+    out = [("setup", order[:k], [(order[k - 1]["at"]["x"], order[k - 1]["at"]["y"])]) for k in range(1, len(order) + 1)]
     now = [dict(p) for p in order]
     for _ in range(moves):
         for _attempt in range(200):
@@ -98,10 +102,23 @@ def game_positions(pieces: list[dict[str, Any]], rng: np.random.Generator, moves
             moved = dict(now[k], at={"x": x, "y": y}, facing=round(float(rng.uniform(0.0, 360.0)), 1))
             here = _outline(moved)
             if all(gap(here, _outline(q))[0] > 0.0 for j, q in enumerate(now) if j != k):
+                touched = [(now[k]["at"]["x"], now[k]["at"]["y"]), (x, y)]
                 now = [*now[:k], moved, *now[k + 1:]]
+                out.append(("move", [dict(p) for p in now], touched))
                 break
-        out.append(("move", [dict(p) for p in now]))
     return out
+
+
+def _hand(r: Any, view: Any, at: tuple[float, float], rng: np.random.Generator) -> Any:
+    """A hand with its fingertips over field point ``at`` (inches), reaching in from beyond
+    the field's nearer side."""
+    from vision.render.scene import Hand
+
+    tip = np.array(r.table_point(view, *at))
+    middle = np.array(r.table_point(view, 12.0, 12.0))
+    away = float(np.degrees(np.arctan2(*(tip - middle)[::-1]))) + float(rng.normal(0.0, 15.0))
+    return Hand(tip=(float(tip[0]), float(tip[1])), height=float(rng.uniform(15.0, 40.0)), from_angle=away,
+                spread=float(rng.uniform(0.2, 0.5)), pinch=True, scale=float(rng.uniform(0.85, 1.0)))
 
 
 def _score(report: Any, truth: dict[str, Any], opts: TheGameOptions) -> tuple[int, int, int, int]:
@@ -123,6 +140,8 @@ def main() -> int:
     ap.add_argument("--window", type=int, default=3, help="frames of each still window")
     ap.add_argument("--weights", default=None, help="The Game's detector (default: models/the-game.pt)")
     ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
+    ap.add_argument("--no-hands", action="store_true",
+                    help="no frames of the hand that puts each piece down or moves it (positions change between frames)")
     args = ap.parse_args()
     if args.seed == 1:
         ap.error("seed 1 made the detector's training set: pick another")
@@ -160,13 +179,20 @@ def main() -> int:
         sessions: dict[str, OutdoorSession] = {}
         lines: dict[str, list[str]] = {name: [] for name in totals}
         t = 0.0
-        for step, (kind, pieces) in enumerate(plan):
+        before_state = None
+        for step, (kind, pieces, touched) in enumerate(plan):
             heard_before = {name: len(lines[name]) for name in totals}
             state = game.state_from_json(dict(full, pieces=pieces))
             frames = []
-            for f in range(args.window + EXTRA):
-                out = r.render_state(game, state, view, hands=[], rng=np.random.default_rng([args.seed, 8, g, step, f]),
-                                     source=sampled)
+            hand_rng = np.random.default_rng([args.seed, 9, g, step])
+            # the hand that lifts the piece (over the position before) and puts it down
+            shown = [] if args.no_hands or assistant is None else [
+                (before_state if kind == "move" and k == 0 else state, _hand(r, view, at, hand_rng))
+                for k, at in enumerate(touched)]
+            for f in range(len(shown) + args.window + EXTRA):
+                hand = [shown[f][1]] if f < len(shown) else []
+                out = r.render_state(game, shown[f][0] if f < len(shown) else state, view, hands=hand,
+                                     rng=np.random.default_rng([args.seed, 8, g, step, f]), source=sampled)
                 current["truth"] = out.truth
                 if assistant is None:
                     setup = FieldSetup(calibration=truth_calibration(out.truth))
@@ -182,8 +208,9 @@ def main() -> int:
                     s.process(out.image, t)
                 t += SPACING_S
                 frames.append(out)
-                if f >= args.window - 1 and not any(s.settling for s in sessions.values()):
+                if f >= len(shown) + args.window - 1 and not any(s.settling for s in sessions.values()):
                     break
+            before_state = state
             if not sessions:
                 no_field += 1
                 break
@@ -209,7 +236,7 @@ def main() -> int:
     print(f"The Game outdoors, followed as a game: {games} games ({no_field} skipped: no field), {positions} positions "
           f"scored (each game's set-up and {args.moves} moves), 1280x720, seed {args.seed}, {source}, still windows of "
           f"{args.window} frames ({unsettled} positions not settled in {args.window + EXTRA})")
-    for name, label in (("alone", "each position read on its own"), ("kept", "hidden pieces kept (the session now)")):
+    for name, label in (("alone", "each position read on its own"), ("kept", "unseen pieces kept (the session now)")):
         lab, lab_ok, every, every_ok = totals[name]
         print(f"  {label:<38} status right {100 * lab_ok / max(1, lab):5.1f} % of {lab} pieces to find, "
               f"{100 * every_ok / max(1, every):5.1f} % of {every} standing; said: {said[name]['gone']} pieces gone or "

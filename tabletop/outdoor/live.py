@@ -8,7 +8,8 @@ seconds with no hand over the field (the pieces and sides most of the window's f
 what changed since the last settled position (:func:`tabletop.outdoor.assistant.compare`:
 moves judged, pieces gone off the field) and what each piece may do now (only the pieces
 whose advice changed), and when a side has no piece left or the field is empty. A piece that
-a piece put down in front of it hides from the camera is kept where it was last seen
+a piece put down in front of it hides from the camera, or that the detector misses where no
+hand came since the last still position, is kept where it was last seen
 (:mod:`tabletop.outdoor.memory`; ``remember=False`` reads each position on its own). Sentences go
 to ``say`` (an :class:`tabletop.live.audio.Audio`'s ``announce``, or ``print``).
 
@@ -72,9 +73,14 @@ def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, vanish
     return _crowded(*old, a) if old else _crowded(*new, b)
 
 
+#: How a kept piece's absence is said (:func:`tabletop.outdoor.memory.out_of_sight`'s reasons).
+_UNSEEN = {"hidden": "hidden behind another piece", "untouched": "not seen, but no hand came near it"}
+
+
 class OutdoorSession:
     """Frames in, announcements out. ``window_s``: how long a position must stand still;
-    ``remember``: keep a piece hidden behind another where it was last seen."""
+    ``remember``: keep a piece where it was last seen while it is hidden behind another, or
+    missed where no hand came (:mod:`tabletop.outdoor.memory`)."""
 
     def __init__(self, assistant: OutdoorAssistant, say: Callable[[str, str], None],
                  window_s: float = 0.6, remember: bool = True) -> None:
@@ -89,6 +95,7 @@ class OutdoorSession:
         self.last: OutdoorFrame | None = None
         self.missing_field = False
         self._window: list[FieldReport] = []
+        self._hands: list[tuple[float, float, float, float]] = []
         self.sequence = 1
 
     @property
@@ -113,6 +120,7 @@ class OutdoorSession:
             self.missing_field = False
         if result.hands:
             self._since = self._key = None
+            self._hands += result.hands  # where a piece may have been moved since the last still position
             return result
         key = position_key(result.report)
         if self._key is None or not _same(key, self._key):
@@ -163,25 +171,27 @@ class OutdoorSession:
         self.settled = report
 
     def _with_hidden(self, report: FieldReport) -> FieldReport:
-        """``report`` with the pieces of the last settled position that stand hidden behind
-        others kept (:func:`tabletop.outdoor.memory.out_of_sight`), each said once."""
+        """``report`` with the pieces of the last settled position that still stand where they
+        were though unseen (:func:`tabletop.outdoor.memory.out_of_sight`: hidden behind others,
+        or missed where no hand came), each said once."""
         view = self.last.view if self.last is not None else None
+        hands, self._hands = self._hands, []
         if not self.remember or self.settled is None or view is None:
             return report
         height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
-        kept = out_of_sight(self.settled, report, view, height)
+        kept = out_of_sight(self.settled, report, view, height, hands=hands)
         if not kept:
             return report
         from tabletop.outdoor.assistant import assess
         from tabletop.outdoor.readings import name_pieces
 
         was_kept = {r.id for r in self.settled.readings if r.method == KEPT}
-        newly = {(r.side, r.centre.x, r.centre.y) for r in kept if r.id not in was_kept}
-        report = assess(name_pieces([*report.readings, *kept], report.options.sides), report.options)
+        newly = {(r.side, r.centre.x, r.centre.y): why for r, why in kept if r.id not in was_kept}
+        report = assess(name_pieces([*report.readings, *(r for r, _ in kept)], report.options.sides), report.options)
         for r in report.readings:
-            if r.method == KEPT and (r.side, r.centre.x, r.centre.y) in newly:
-                self.say(f"{r.side.capitalize()} {r.id} is hidden behind another piece: kept where it was last seen.",
-                         "info")
+            why = newly.get((r.side, r.centre.x, r.centre.y)) if r.method == KEPT else None
+            if why is not None:
+                self.say(f"{r.side.capitalize()} {r.id} is {_UNSEEN[why]}: kept where it was last seen.", "info")
         return report
 
 

@@ -10,10 +10,13 @@ the camera no longer shows is taken to be still there when
 - at least :data:`COVERED` of where it stood, as the picture shows it (its foot and its top,
   at the assumed height), now lies under the boxes of pieces that are seen.
 
-A piece that vanished from open ground is not kept: it moved, left the field or was taken
-away, and the session says so as before. A piece lying on another (a leaf under a stone)
-is kept when the one on top hides it, however close their centres. A kept piece is read again as soon as the camera
-shows it, and is dropped once its place is in the open and it is not there.
+Given the hands seen over the field since the last still position, a piece missing from
+open ground that no hand came near is kept too (said as ``"untouched"``): a piece moves only
+in a player's hand, so the detector missed it. A piece that vanished from open ground where
+a hand reached is not kept: it moved, left the field or was taken away, and the session says
+so as before. A piece lying on another (a leaf under a stone) is kept when the one on top
+hides it, however close their centres. A kept piece is read again as soon as the camera
+shows it, and is dropped once it is neither hidden nor left alone by the hands.
 """
 
 from __future__ import annotations
@@ -69,11 +72,23 @@ def covered_share(reading: PieceReading, boxes: Sequence[tuple[float, float, flo
     return float(under.mean())
 
 
+def _grown(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """A hand's box grown by half its size on each side: the frames seen show the hand at a
+    few places of its way, not at every place it passed."""
+    x0, y0, x1, y1 = box
+    dx, dy = (x1 - x0) / 2, (y1 - y0) / 2
+    return (x0 - dx, y0 - dy, x1 + dx, y1 + dy)
+
+
 def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height: float = 0.4,
-                 covered: float = COVERED) -> list[PieceReading]:
-    """The pieces of ``before`` that ``now`` (read in ``view``) does not show but that stand
-    hidden behind pieces it does show, as readings marked :data:`KEPT` (with their old ids:
-    name them again with the rest)."""
+                 covered: float = COVERED, hands: Sequence[tuple[float, float, float, float]] | None = None
+                 ) -> list[tuple[PieceReading, str]]:
+    """The pieces of ``before`` that ``now`` (read in ``view``) does not show but that still
+    stand where they were, each as a reading marked :data:`KEPT` (with its old id: name them
+    again with the rest) and why: ``"hidden"`` (behind pieces ``now`` shows) or, given
+    ``hands`` (the boxes of every hand seen over the field since ``before``, in ``view``'s
+    pixels), ``"untouched"`` (no hand came near it: it cannot have moved, the detector
+    missed it)."""
     fresh = [q for q in now.readings if q.method != KEPT]
     pairs = sorted((r.centre.distance(q.centre), i, j) for i, r in enumerate(before.readings)
                    for j, q in enumerate(fresh) if r.side == q.side and r.centre.distance(q.centre) <= STILL)
@@ -84,13 +99,20 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
             seen_before.add(i)
             seen_now.add(j)
     boxes = [q.box for q in fresh]
-    kept: list[PieceReading] = []
+    reached = [_grown(b) for b in hands or ()]
+    kept: list[tuple[PieceReading, str]] = []
     for side in dict.fromkeys(r.side for r in before.readings):
         lost = [r for i, r in enumerate(before.readings) if i not in seen_before and r.side == side]
         new = sum(1 for j, q in enumerate(fresh) if j not in seen_now and q.side == side)
         surplus = len(lost) - new
         if surplus <= 0:  # every piece missing may be one of the new readings, moved
             continue
-        shares = sorted(((covered_share(r, boxes, view, height), k) for k, r in enumerate(lost)), reverse=True)
-        kept += [replace(lost[k], method=KEPT) for share, k in shares[:surplus] if share >= covered]
+        why = []
+        for k, r in enumerate(lost):
+            share = covered_share(r, boxes, view, height)
+            if share >= covered:
+                why.append((2.0 + share, k, "hidden"))
+            elif hands is not None and covered_share(r, reached, view, height) == 0.0:
+                why.append((1.0, k, "untouched"))
+        kept += [(replace(lost[k], method=KEPT), reason) for _, k, reason in sorted(why, reverse=True)[:surplus]]
     return kept

@@ -280,9 +280,9 @@ def test_a_session_tells_the_end_of_a_sequence_and_of_the_game():
     stub = _Stub([])
     stub.options = TheGameOptions(sequences=2)
     session = OutdoorSession(stub, lambda text, kind: said.append(text), window_s=0.0)
-    for k in range(2):
-        stub.frames += [_frame(one), _frame(one), _frame([]), _frame([])]
-        for i in range(4):
+    for k in range(2):  # set up, then taken off by hand
+        stub.frames += [_frame(one), _frame(one), _frame([], hands=[(0, 0, 1280, 720)]), _frame([]), _frame([])]
+        for i in range(5):
             session.process(None, 10.0 * k + i)
     ends = [t for t in said if "No piece is left" in t]
     assert ends == ["No piece is left on the field: sequence 1 is over. Set up sequence 2.",
@@ -367,9 +367,16 @@ def test_a_piece_hidden_behind_another_is_kept_and_one_gone_from_open_ground_is_
     before = assess([_seen("R1", 12, 10, 90, view), _seen("B1", 12, 12, 270, view)])
     hidden = assess([_seen("B1", 12, 12, 270, view, cover=(12, 10))])
     kept = out_of_sight(before, hidden, view)
-    assert [(r.side, r.centre, r.method) for r in kept] == [("red", FieldPoint(12, 10), KEPT)]
+    assert [(r.side, r.centre, r.method, why) for r, why in kept] == [("red", FieldPoint(12, 10), KEPT, "hidden")]
     in_the_open = assess([_seen("B1", 12, 12, 270, view)])
     assert out_of_sight(before, in_the_open, view) == []
+    # missing from open ground: kept when no hand came near it since, not when one did
+    hand_far = view.to_image([[20, 20]])[0]
+    far = [(hand_far[0] - 20, hand_far[1] - 20, hand_far[0] + 20, hand_far[1] + 20)]
+    assert [why for _, why in out_of_sight(before, in_the_open, view, hands=far)] == ["untouched"]
+    assert [why for _, why in out_of_sight(before, in_the_open, view, hands=[])] == ["untouched"]
+    over = [_seen("R1", 12, 10, 90, view).box]
+    assert out_of_sight(before, in_the_open, view, hands=over) == []
     # a red piece read 1.5" away may be the missing one, moved: nothing is kept
     moved = assess([_seen("R1", 12, 11.5, 90, view, cover=(12, 10)), _seen("B1", 12, 13.5, 270, view)])
     assert out_of_sight(before, moved, view) == []
@@ -455,3 +462,22 @@ def test_a_piece_read_as_either_side_in_one_place_is_one_piece():
     assert sorted(r.side for r in window.readings) == ["blue", "blue"]
     window = averaged([assess(blue), assess(red), assess(red)])
     assert sorted(r.side for r in window.readings) == ["blue", "red"]
+
+
+def test_a_session_keeps_a_piece_missed_where_no_hand_came_but_not_one_a_hand_reached():
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+    start = [_seen("R1", 12, 10, 90, view), _seen("B1", 12, 14, 270, view)]
+    missed = [_seen("B1", 12, 14, 270, view)]
+    far, near = view.to_image([[3, 20]])[0], view.to_image([[12, 10]])[0]
+    for at, kept in ((far, True), (near, False)):
+        hand = (at[0] - 15, at[1] - 15, at[0] + 15, at[1] + 15)
+        said: list[str] = []
+        frames = [_frame(start)] * 3 + [_frame(start, hands=[hand])] + [_frame(missed)] * 3
+        session = OutdoorSession(_Stub(frames), lambda text, kind, heard=said: heard.append(text), window_s=0.2)
+        for i in range(7):
+            session.process(None, 0.1 * i)
+        assert any("not seen, but no hand came near it" in t for t in said) == kept
+        assert any("is gone" in t for t in said) != kept
+        assert len(session.settled.readings) == 1 + kept
