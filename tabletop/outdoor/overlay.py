@@ -126,7 +126,7 @@ def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge
     for r in hidden:
         outline = np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing))
         _poly(img, view, outline, HIDDEN, 1, True)
-        _text(img, view.to_image([[r.centre.x, r.centre.y]])[0] + np.array([8, 8]), f"{r.id} hidden", HIDDEN)
+        _text(img, view.to_image([[r.centre.x, r.centre.y]])[0] + np.array([8, 8]), f"{r.id} unseen", HIDDEN)
     if measure is not None:
         a_pt, b_pt, label = measure
         p0, p1 = view.to_image([a_pt, b_pt])
