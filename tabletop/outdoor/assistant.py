@@ -175,21 +175,25 @@ def _close_call(p: Piece, pieces: Sequence[Piece], observed: bool, opts: TheGame
     return abs(best) < opts.tolerance if observed or best <= 0 else False
 
 
-def _match(before: Sequence[Piece], after: Sequence[Piece], tol: float) -> tuple[dict[str, Piece], list[Piece]]:
-    """Pieces of ``before`` found again in ``after`` (same side; still ones first, then the
-    nearest), and those of ``after`` left over."""
-    pairs = sorted(((a.at.distance(b.at), i, j) for i, a in enumerate(before) for j, b in enumerate(after)
-                    if a.side == b.side), key=lambda t: t[0])
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    out: dict[str, Piece] = {}
+def pair_nearest(a: Sequence[tuple[str, FieldPoint]], b: Sequence[tuple[str, FieldPoint]],
+                 within: float = math.inf) -> dict[int, int]:
+    """Items of ``a`` paired with items of ``b`` (each a side and a field point), same side,
+    nearest first, at most ``within`` inches apart, each item once: ``{index in a: index in b}``."""
+    pairs = sorted((pa.distance(pb), i, j) for i, (sa, pa) in enumerate(a) for j, (sb, pb) in enumerate(b)
+                   if sa == sb and pa.distance(pb) <= within)
+    out: dict[int, int] = {}
+    used: set[int] = set()
     for _, i, j in pairs:
-        if i in used_a or j in used_b:
-            continue
-        used_a.add(i)
-        used_b.add(j)
-        out[before[i].id] = after[j]
-    return out, [b for j, b in enumerate(after) if j not in used_b]
+        if i not in out and j not in used:
+            out[i] = j
+            used.add(j)
+    return out
+
+
+def _match(before: Sequence[Piece], after: Sequence[Piece]) -> dict[str, Piece]:
+    """Pieces of ``before`` found again in ``after`` (same side, nearest first)."""
+    pairs = pair_nearest([(p.side, p.at) for p in before], [(q.side, q.at) for q in after])
+    return {before[i].id: after[j] for i, j in pairs.items()}
 
 
 def compare(before: FieldReport, after: FieldReport) -> list[str]:
@@ -197,7 +201,7 @@ def compare(before: FieldReport, after: FieldReport) -> list[str]:
     rules (with its status before the move), and pieces that left the field."""
     opts = before.options
     fld = Field(opts.field_width, opts.field_depth)
-    found, _ = _match(before.pieces, after.pieces, opts.tolerance)
+    found = _match(before.pieces, after.pieces)
     standing = len(before.pieces)
     out: list[str] = []
     for p in before.pieces:

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tabletop.outdoor.assistant import FieldReport
+from tabletop.outdoor.assistant import FieldReport, pair_nearest
 from tabletop.outdoor.readings import PieceReading
 from tabletop.outdoor.view import FieldView
 
@@ -90,14 +90,8 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
     pixels), ``"untouched"`` (no hand came near it: it cannot have moved, the detector
     missed it)."""
     fresh = [q for q in now.readings if q.method != KEPT]
-    pairs = sorted((r.centre.distance(q.centre), i, j) for i, r in enumerate(before.readings)
-                   for j, q in enumerate(fresh) if r.side == q.side and r.centre.distance(q.centre) <= STILL)
-    seen_before: set[int] = set()
-    seen_now: set[int] = set()
-    for _, i, j in pairs:
-        if i not in seen_before and j not in seen_now:
-            seen_before.add(i)
-            seen_now.add(j)
+    paired = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in fresh], STILL)
+    seen_before, seen_now = set(paired), set(paired.values())
     boxes = [q.box for q in fresh]
     reached = [_grown(b) for b in hands or ()]
     kept: list[tuple[PieceReading, str]] = []

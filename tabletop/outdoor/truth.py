@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from rules.the_game.model import Piece
+from tabletop.outdoor.assistant import pair_nearest
 from vision.detections import Detections
 
 __all__ = ["detections_from_truth", "match_readings", "truth_calibration", "truth_pieces", "visible_ids"]
@@ -30,15 +31,10 @@ def visible_ids(truth: Mapping[str, Any]) -> set[str]:
 def match_readings(pieces: Mapping[str, Piece], readings: Sequence[Any], within: float = 1.5) -> dict[str, int]:
     """Each true piece's reading (its index in ``readings``): same side, nearest centres
     first, at most ``within`` inches apart, each reading once."""
-    pairs = sorted((p.at.distance(q.centre), pid, k) for pid, p in pieces.items()
-                   for k, q in enumerate(readings) if q.side == p.side)
-    match: dict[str, int] = {}
-    used: set[int] = set()
-    for d, pid, k in pairs:
-        if d <= within and pid not in match and k not in used:
-            match[pid] = k
-            used.add(k)
-    return match
+    ids = list(pieces)
+    pairs = pair_nearest([(pieces[pid].side, pieces[pid].at) for pid in ids], [(q.side, q.centre) for q in readings],
+                         within)
+    return {ids[i]: k for i, k in pairs.items()}
 
 
 def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | None = None,
