@@ -23,11 +23,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from tabletop.outdoor.assistant import FieldReport, compare
+from tabletop.outdoor.assistant import FieldReport, assess, compare
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
 from tabletop.outdoor.memory import KEPT, out_of_sight
-from tabletop.outdoor.readings import PieceReading
+from tabletop.outdoor.readings import PieceReading, name_pieces
 
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
 
@@ -133,6 +133,8 @@ class OutdoorSession:
             report = averaged(self._window, getattr(self.assistant, "options", None))
             if self.settled is None or not _same(position_key(report), position_key(self.settled), vanish=False):
                 self._settle(report)
+            else:  # the position stands as it was: the hands seen since moved nothing
+                self._hands = []
         return result
 
     def _settle(self, report: FieldReport) -> None:
@@ -182,9 +184,6 @@ class OutdoorSession:
         kept = out_of_sight(self.settled, report, view, height, hands=hands)
         if not kept:
             return report
-        from tabletop.outdoor.assistant import assess
-        from tabletop.outdoor.readings import name_pieces
-
         was_kept = {r.id for r in self.settled.readings if r.method == KEPT}
         newly = {(r.side, r.centre.x, r.centre.y): why for r, why in kept if r.id not in was_kept}
         report = assess(name_pieces([*report.readings, *(r for r, _ in kept)], report.options.sides), report.options)
@@ -204,8 +203,6 @@ def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
 
     from rules.geometry import FieldPoint
     from rules.the_game.shapes import Footprint, Shape
-    from tabletop.outdoor.assistant import assess
-    from tabletop.outdoor.readings import name_pieces
 
     last = reports[-1]
     opts = options if options is not None else last.options
@@ -270,8 +267,6 @@ def play_frame(result: Any, size: tuple[int, int], options: Any = None) -> Outdo
     game's default foot), assessed by the rules; ``None`` without a field or pieces."""
     from rules.geometry import FieldPoint
     from rules.the_game.options import TheGameOptions
-    from tabletop.outdoor.assistant import assess
-    from tabletop.outdoor.readings import PieceReading, name_pieces
     from tabletop.outdoor.view import FieldView
 
     pose = getattr(getattr(getattr(result, "view", None), "geometry", None), "pose", None)

@@ -481,3 +481,21 @@ def test_a_session_keeps_a_piece_missed_where_no_hand_came_but_not_one_a_hand_re
         assert any("not seen, but no hand came near it" in t for t in said) == kept
         assert any("is gone" in t for t in said) != kept
         assert len(session.settled.readings) == 1 + kept
+
+
+def test_hands_that_moved_nothing_are_forgotten_once_the_field_is_read_again():
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+    start = [_seen("R1", 12, 10, 90, view), _seen("B1", 12, 14, 270, view)]
+    missed = [_seen("B1", 12, 14, 270, view)]
+    at = view.to_image([[12, 10]])[0]
+    hand = (at[0] - 15, at[1] - 15, at[0] + 15, at[1] + 15)
+    said: list[str] = []
+    # a hand over R1 that moves nothing, the same field read again, then R1 missed with no hand near
+    frames = [_frame(start)] * 3 + [_frame(start, hands=[hand])] + [_frame(start)] * 3 + [_frame(missed)] * 3
+    session = OutdoorSession(_Stub(frames), lambda text, kind, heard=said: heard.append(text), window_s=0.2)
+    for i in range(10):
+        session.process(None, 0.125 * i)
+    assert any("not seen, but no hand came near it" in t for t in said)
+    assert len(session.settled.readings) == 2
