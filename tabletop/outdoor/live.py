@@ -10,7 +10,10 @@ moves judged, pieces gone off the field) and what each piece may do now (only th
 whose advice changed), and when a side has no piece left or the field is empty. A piece that
 a piece put down in front of it hides from the camera, or that the detector misses where no
 hand came since the last still position, is kept where it was last seen
-(:mod:`tabletop.outdoor.memory`; ``remember=False`` reads each position on its own). Sentences go
+(:mod:`tabletop.outdoor.memory`; ``remember=False`` reads each position on its own). While
+the pieces are being put down (:attr:`OutdoorSession.placing`: from the first field read or an
+empty field until a still position adds no piece), a piece hidden behind a new one of its own
+side is kept too, rather than read as moved to where the new one stands. Sentences go
 to ``say`` (an :class:`tabletop.live.audio.Audio`'s ``announce``, or ``print``).
 
 :func:`click_to_measure` gives any OpenCV window (``tabletop outdoor``'s own, or ``tabletop
@@ -97,6 +100,9 @@ class OutdoorSession:
         self._window: list[FieldReport] = []
         self._hands: list[tuple[float, float, float, float]] = []
         self.sequence = 1
+        #: Whether the pieces are being put down (a sequence's set-up): from the first field read,
+        #: or an empty field, until a settled position adds no piece.
+        self.placing = True
 
     @property
     def settling(self) -> bool:
@@ -159,6 +165,7 @@ class OutdoorSession:
                     self.say(f"{side.capitalize()} has no piece left standing: split the survivors.", "info")
             if before and not sides:
                 self.sequence += 1
+                self.placing = True
                 total = getattr(getattr(self.assistant, "options", None), "sequences", 7)
                 if self.sequence > total:
                     self.say(f"No piece is left on the field: sequence {total} is over, and with it the game.", "info")
@@ -181,7 +188,10 @@ class OutdoorSession:
         if not self.remember or self.settled is None or view is None:
             return report
         height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
-        kept = out_of_sight(self.settled, report, view, height, hands=hands)
+        kept = out_of_sight(self.settled, report, view, height, hands=hands, placing=self.placing)
+        if self.placing and len(report.readings) + len(kept) <= len(self.settled.readings):
+            self.placing = False  # no piece was put down: the play has begun, pieces move
+            kept = out_of_sight(self.settled, report, view, height, hands=hands)
         if not kept:
             return report
         was_kept = {r.id for r in self.settled.readings if r.method == KEPT}

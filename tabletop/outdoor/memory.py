@@ -17,6 +17,10 @@ a hand reached is not kept: it moved, left the field or was taken away, and the 
 so as before. A piece lying on another (a leaf under a stone) is kept when the one on top
 hides it, however close their centres. A kept piece is read again as soon as the camera
 shows it, and is dropped once it is neither hidden nor left alone by the hands.
+
+While the players put their pieces down at the start of a sequence (``placing``), nothing
+moves: a piece hidden behind one put down in front of it, even one of its own side, is kept,
+and the new reading is the new piece (not the hidden one, moved).
 """
 
 from __future__ import annotations
@@ -81,14 +85,16 @@ def _grown(box: tuple[float, float, float, float]) -> tuple[float, float, float,
 
 
 def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height: float = 0.4,
-                 covered: float = COVERED, hands: Sequence[tuple[float, float, float, float]] | None = None
-                 ) -> list[tuple[PieceReading, str]]:
+                 covered: float = COVERED, hands: Sequence[tuple[float, float, float, float]] | None = None,
+                 placing: bool = False) -> list[tuple[PieceReading, str]]:
     """The pieces of ``before`` that ``now`` (read in ``view``) does not show but that still
     stand where they were, each as a reading marked :data:`KEPT` (with its old id: name them
     again with the rest) and why: ``"hidden"`` (behind pieces ``now`` shows) or, given
     ``hands`` (the boxes of every hand seen over the field since ``before``, in ``view``'s
     pixels), ``"untouched"`` (no hand came near it: it cannot have moved, the detector
-    missed it)."""
+    missed it). ``placing``: the pieces are being put down (a sequence's set-up), not moved,
+    so a hidden piece is kept even when a new reading of its side could be it: that reading
+    is the piece put down in front of it."""
     fresh = [q for q in now.readings if q.method != KEPT]
     paired = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in fresh], STILL)
     seen_before, seen_now = set(paired), set(paired.values())
@@ -99,7 +105,7 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
         lost = [r for i, r in enumerate(before.readings) if i not in seen_before and r.side == side]
         new = sum(1 for j, q in enumerate(fresh) if j not in seen_now and q.side == side)
         surplus = len(lost) - new
-        if surplus <= 0:  # every piece missing may be one of the new readings, moved
+        if surplus <= 0 and not placing:  # every piece missing may be one of the new readings, moved
             continue
         why = []
         for k, r in enumerate(lost):
@@ -108,5 +114,7 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
                 why.append((2.0 + share, k, "hidden"))
             elif hands is not None and covered_share(r, reached, view, height) == 0.0:
                 why.append((1.0, k, "untouched"))
-        kept += [(replace(lost[k], method=KEPT), reason) for _, k, reason in sorted(why, reverse=True)[:surplus]]
+        hidden = sum(1 for _, _, reason in why if reason == "hidden")
+        take = max(surplus, hidden) if placing else surplus
+        kept += [(replace(lost[k], method=KEPT), reason) for _, k, reason in sorted(why, reverse=True)[:take]]
     return kept

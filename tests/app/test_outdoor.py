@@ -402,6 +402,41 @@ def test_a_session_keeps_a_hidden_piece_and_says_so_once():
             assert all(a.observed for a in session.settled.advice.values())
 
 
+def test_while_pieces_are_put_down_one_hidden_behind_its_own_side_is_kept_not_moved():
+    from tabletop.outdoor.memory import out_of_sight
+
+    view = _frame([]).view
+    before = assess([_seen("R1", 12, 10, 90, view), _seen("B1", 4, 20, 270, view)])
+    # a red piece put down in front of R1, hiding it: while playing it may be R1, moved 2"
+    now = assess([_seen("R2", 12, 12, 270, view, cover=(12, 10)), _seen("B1", 4, 20, 270, view)])
+    assert out_of_sight(before, now, view) == []
+    kept = out_of_sight(before, now, view, placing=True)
+    assert [(r.id, r.centre, why) for r, why in kept] == [("R1", FieldPoint(12, 10), "hidden")]
+    # in open ground the new piece may still be R1, moved: not kept while placing either
+    assert out_of_sight(before, assess([_seen("R2", 12, 12, 270, view), _seen("B1", 4, 20, 270, view)]), view,
+                        placing=True) == []
+
+
+def test_a_session_keeps_a_piece_hidden_while_pieces_are_put_down_and_reads_a_move_once_play_begins():
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+    start = [_seen("R1", 12, 10, 90, view), _seen("B1", 4, 20, 270, view)]
+    in_front = [_seen("R2", 12, 12, 270, view, cover=(12, 10)), _seen("B1", 4, 20, 270, view)]
+    blue_moved = [_seen("R1", 12, 10, 90, view), _seen("B1", 6, 20, 270, view)]
+    in_front_later = [_seen("R2", 12, 12, 270, view, cover=(12, 10)), _seen("B1", 6, 20, 270, view)]
+    for frames, moves, pieces in (([start] * 3 + [in_front] * 3, 0, 3),  # the set-up: R2 put down
+                                  ([start] * 3 + [blue_moved] * 3 + [in_front_later] * 3, 2, 2)):  # play
+        said: list[str] = []
+        session = OutdoorSession(_Stub([_frame(f) for f in frames]), lambda text, kind, heard=said: heard.append(text),
+                                 window_s=0.2)
+        for i in range(len(frames)):
+            session.process(None, 0.125 * i)
+        assert sum(" moved " in t for t in said) == moves
+        assert any("R1 is hidden behind another piece" in t for t in said) == (moves == 0)
+        assert len(session.settled.readings) == pieces
+        assert session.placing == (moves == 0)
+
 def test_a_piece_found_now_and_then_beside_another_does_not_restart_the_window():
     from tabletop.outdoor.live import _same, position_key
 
