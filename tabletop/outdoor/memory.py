@@ -16,7 +16,8 @@ in a player's hand, so the detector missed it. A piece that vanished from open g
 a hand reached is not kept: it moved, left the field or was taken away, and the session says
 so as before. A piece lying on another (a leaf under a stone) is kept when the one on top
 hides it, however close their centres. A kept piece is read again as soon as the camera
-shows it, and is dropped once it is neither hidden nor left alone by the hands.
+shows it, and is dropped once it is neither hidden (a kept piece: less than a quarter of its
+place covered, :data:`STAYS`) nor left alone by the hands.
 
 While the players put their pieces down at the start of a sequence (``placing``), nothing
 moves: a piece hidden behind one put down in front of it, even one of its own side, is kept,
@@ -34,7 +35,7 @@ from tabletop.outdoor.assistant import FieldReport, pair_nearest
 from tabletop.outdoor.readings import PieceReading
 from tabletop.outdoor.view import FieldView
 
-__all__ = ["COVERED", "KEPT", "STILL", "covered_share", "out_of_sight"]
+__all__ = ["COVERED", "KEPT", "STAYS", "STILL", "covered_share", "out_of_sight"]
 
 #: The ``method`` of a reading kept from an earlier position (:class:`PieceReading`).
 KEPT = "kept"
@@ -44,6 +45,10 @@ STILL = 1.0
 #: At least this share of a piece's place in the picture must lie under other pieces' boxes
 #: for it to count as hidden behind them rather than gone: more of it covered than not.
 COVERED = 0.5
+#: A piece already kept (not seen at the last still position either) stays kept while this
+#: share of :data:`COVERED` of its place is still covered: it is dropped only once its place
+#: is mostly in sight, not as soon as the piece in front of it is moved a little.
+STAYS = 0.5
 _GRID = 12  # sample points a side over the piece's place in the picture
 
 
@@ -110,7 +115,7 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
         why = []
         for k, r in enumerate(lost):
             share = covered_share(r, boxes, view, height)
-            if share >= covered:
+            if share >= (covered * STAYS if r.method == KEPT else covered):
                 why.append((2.0 + share, k, "hidden"))
             elif hands is not None and covered_share(r, reached, view, height) == 0.0:
                 why.append((1.0, k, "untouched"))

@@ -382,6 +382,28 @@ def test_a_piece_hidden_behind_another_is_kept_and_one_gone_from_open_ground_is_
     assert out_of_sight(before, moved, view) == []
 
 
+def test_a_kept_piece_stays_kept_until_its_place_is_mostly_in_sight():
+    from dataclasses import replace
+
+    from tabletop.outdoor.memory import COVERED, KEPT, STAYS, covered_share, out_of_sight
+
+    view = _frame([]).view
+    r1, b1 = _seen("R1", 12, 10, 90, view), _seen("B1", 4, 20, 270, view)
+    x0, y0, x1, y1 = r1.box
+
+    def blue_over(part: float):  # B1's box reaching over the left ``part`` of R1's
+        return assess([replace(b1, box=(min(b1.box[0], x0), min(b1.box[1], y0), x0 + part * (x1 - x0),
+                                        max(b1.box[3], y1)))])
+
+    share = covered_share(r1, [blue_over(0.4).readings[0].box], view, 0.4)
+    assert COVERED * STAYS <= share < COVERED
+    seen_last = assess([r1, b1])
+    kept_last = assess([replace(r1, method=KEPT), b1])
+    assert out_of_sight(seen_last, blue_over(0.4), view) == []  # seen last time: not hidden enough
+    assert [why for _, why in out_of_sight(kept_last, blue_over(0.4), view)] == ["hidden"]
+    assert covered_share(r1, [blue_over(0.1).readings[0].box], view, 0.4) < COVERED * STAYS
+    assert out_of_sight(kept_last, blue_over(0.1), view) == []  # its place mostly in sight: dropped
+
 def test_a_session_keeps_a_hidden_piece_and_says_so_once():
     from tabletop.outdoor.live import OutdoorSession
 
