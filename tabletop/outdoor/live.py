@@ -13,7 +13,8 @@ hand came since the last still position, is kept where it was last seen
 (:mod:`tabletop.outdoor.memory`; ``remember=False`` reads each position on its own). While
 the pieces are being put down (:attr:`OutdoorSession.placing`: from the first field read or an
 empty field until a still position adds no piece), a piece hidden behind a new one of its own
-side is kept too, rather than read as moved to where the new one stands. Sentences go
+side is kept too, rather than read as moved to where the new one stands, and nothing is judged
+(a piece set down again elsewhere is set-up, not a move). Sentences go
 to ``say`` (an :class:`tabletop.live.audio.Audio`'s ``announce``, or ``print``).
 
 :func:`click_to_measure` gives any OpenCV window (``tabletop outdoor``'s own, or ``tabletop
@@ -145,9 +146,13 @@ class OutdoorSession:
 
     def _settle(self, report: FieldReport) -> None:
         report = self._with_hidden(report)
+        if self.placing and self.settled is not None and len(report.readings) <= len(self.settled.readings):
+            self.placing = False  # (without memory: _with_hidden has not looked) no piece was put down
+        counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
         if self.settled is None:
-            counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
             self.say(f"Field read: {counts} pieces.", "info")
+        elif self.placing:  # pieces were put down: nothing moved, nothing to judge
+            self.say(f"Setting up: {counts} pieces.", "info")
         else:
             said = compare(self.settled, report)
             for text in said:
@@ -158,7 +163,7 @@ class OutdoorSession:
                 if other and any(r.side == other[0] for r in report.readings):
                     self.say(f"{other[0].capitalize()} to move.", "info")
         sides = {r.side for r in report.readings}
-        if self.settled is not None:
+        if self.settled is not None and not self.placing:
             before = {r.side for r in self.settled.readings}
             for side in sorted(before - sides):
                 if sides:

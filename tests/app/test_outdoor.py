@@ -459,6 +459,32 @@ def test_a_session_keeps_a_piece_hidden_while_pieces_are_put_down_and_reads_a_mo
         assert len(session.settled.readings) == pieces
         assert session.placing == (moves == 0)
 
+
+def test_nothing_is_judged_while_pieces_are_put_down_and_the_first_move_is():
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+    start = [_seen("R1", 12, 10, 90, view), _seen("B1", 4, 20, 270, view)]
+    # B1 set down again 3" away while B2 is put down: a set-up, not a move
+    more = [_seen("R1", 12, 10, 90, view), _seen("B1", 7, 20, 270, view), _seen("B2", 20, 20, 270, view)]
+    first_move = [_seen("R1", 12, 10, 90, view), _seen("B1", 9, 20, 270, view), _seen("B2", 20, 20, 270, view)]
+    for remember in (True, False):
+        said: list[str] = []
+        frames = [start] * 3 + [more] * 3
+        session = OutdoorSession(_Stub([_frame(f) for f in frames + [first_move] * 3]),
+                                 lambda text, kind, heard=said: heard.append(text), window_s=0.2, remember=remember)
+        for i in range(len(frames)):
+            session.process(None, 0.125 * i)
+        assert said[0] == "Field read: 1 red, 1 blue pieces."
+        assert "Setting up: 1 red, 2 blue pieces." in said
+        assert not [t for t in said if " moved " in t or "gone" in t or "left the field" in t]
+        assert session.placing and len(session.settled.readings) == 3
+        for i in range(len(frames), len(frames) + 3):
+            session.process(None, 0.125 * i)
+        assert [t for t in said if " moved " in t] == ["Blue B1 moved 2 inches (observed: 6 inches allowed)."]
+        assert not session.placing
+
+
 def test_a_piece_found_now_and_then_beside_another_does_not_restart_the_window():
     from tabletop.outdoor.live import _same, position_key
 
