@@ -404,6 +404,7 @@ def test_a_kept_piece_stays_kept_until_its_place_is_mostly_in_sight():
     assert covered_share(r1, [blue_over(0.1).readings[0].box], view, 0.4) < COVERED * STAYS
     assert out_of_sight(kept_last, blue_over(0.1), view) == []  # its place mostly in sight: dropped
 
+
 def test_a_session_keeps_a_hidden_piece_and_says_so_once():
     from tabletop.outdoor.live import OutdoorSession
 
