@@ -225,6 +225,9 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
     if best is not None:
         return Reading(best.kind, best.action, best.action_json, best.verdict, best.frm, best.to, best.note,
                        tuple(t for t in tried if t != best.action_json))
+    hidden_move = _onto_like(game, state, scene, where, nothing - margin)
+    if hidden_move is not None:
+        return hidden_move
     strange = scene.unexplained()
     if len(strange) >= 2:  # several pieces where nothing can be: worth saying
         return Reading("unclear", note=f"{_items(strange)} seen where no piece was, and no move brings one there")
@@ -240,6 +243,52 @@ def _hidden_elsewhere(scene: Scene, candidates: list[tuple[float, int, Any, Any,
         return []
     return sorted({t for c, order, p, f, t, a in candidates
                    if a is not None and p == piece and f == frm and t != to and c <= cost + EPS}, key=str)
+
+
+#: A piece gone after a hand is said to be on a like stack it may not go to only when so few
+#: like stacks are on the board: beyond, it is as likely lifted off the board or missed.
+ONTO_LIKE_MAX = 3
+
+
+def _onto_like(game: GameRules[Any, Any], state: Any, scene: Scene, where: Mapping[Any, Any],
+               limit: float) -> Reading | None:
+    """A piece gone from its cell after a hand, no legal move read (a legal move onto a like
+    stack is read above), and like stacks on the board that it could be hidden on
+    (:meth:`Scene.under_like`) where the rules do not let it go: one such stack is the illegal
+    move; two or three, an illegal move to one of them that the camera cannot single out. The
+    departure must explain the board by ``limit`` as a legal move would, and be all that is
+    gone (several gone is a hand lifting pieces, or a detector missing them)."""
+    if not scene.touched:
+        return None
+    found: dict[tuple[Any, str], list[tuple[Any, Any, Any, dict[str, Any], Verdict]]] = {}
+    for piece, frm in where.items():
+        mover = scene.classes.get(piece)
+        if mover is None or (frm, mover) in found:  # like pieces of one stack: the same reading
+            continue
+        for to in sorted(scene.after, key=str):
+            if to == frm or not scene.under_like(to, mover, frm) or scene.move_cost(piece, frm, to) > limit + EPS:
+                continue
+            aj = move_action(game.name, piece, frm, to)
+            try:
+                action = game.action_from_json(aj)
+                verdict = game.verdict(state, action)
+            except Exception:  # noqa: BLE001, S112 - the engine may refuse a reading in any way
+                continue
+            found.setdefault((frm, mover), []).append((piece, to, action, aj, verdict))
+    if len(found) != 1:
+        return None
+    (frm, _), moves = next(iter(found.items()))
+    if {c for c in scene.changed() if scene.shrank(c) and not scene.arrived(c)} != {frm}:
+        return None  # something else gone too
+    if any(v.legal for *_, v in moves) or len(moves) > ONTO_LIKE_MAX:
+        return None
+    piece, to, action, aj, verdict = moves[0]
+    note = "put squarely on the like piece there, which it hides"
+    if len(moves) == 1:
+        return Reading("illegal", action, aj, verdict, frm, to, note)
+    stacks = " or ".join(str(t) for _, t, *_ in moves)
+    return Reading("unclear", note=f"{piece} left {frm} for a stack of its kind that hides it, where the rules "
+                                   f"do not let it go: {stacks}")
 
 
 def _piece(game: str, aj: Mapping[str, Any]) -> Any:

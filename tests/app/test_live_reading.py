@@ -1143,32 +1143,46 @@ def test_wormholes_piecepack_dice_typed_by_value() -> None:
     assert pipe.announced[1] == ("legal", m["moves"][0]["announcement"])
 
 
+def _turn_68() -> Any:
+    """Seed 7001's live OneWorld turn 68 (B1, a BORG Fog, from 0320 onto B5 at 0218; the Fogs at
+    0421 in its reach and 1018 beyond it)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import turns
+
+    return turns.make_turn("oneworld", 7001, 68, True, size=(320, 240))
+
+
+def _seen_moved(children: list[dict[str, Any]], piece: str, to: str) -> Any:
+    """The seen board of ``children`` with ``piece`` put on ``to``, squarely on what is there:
+    a like counter under it is hidden (two look like one)."""
+    from tabletop.live.board import SeenBoard, SeenPiece
+
+    shown, pieces = set(), []
+    for c in children:
+        cell = to if c["id"] == piece else c["hex"]
+        kind = f"{c['side']}-{c['aspect']}"
+        if (cell, kind) in shown and cell == to:
+            continue  # the counter underneath is hidden
+        shown.add((cell, kind))
+        pieces.append(SeenPiece(kind, cell, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0)))
+    return SeenBoard("oneworld", tuple(pieces))
+
+
 def test_a_counter_put_squarely_on_a_like_counter_is_read_after_a_hand() -> None:
     """A BORG Fog put squarely on another BORG Fog hides it: the stack looks like the one Fog
     it was, and only the departure shows, which alone reads as a box missed. After a hand
     over the board it is the move, when the piece could have gone to no other like stack;
     with two such stacks in reach the referee says it cannot tell which; with no hand it is
     still no move (seed 7001's live turn 68: B1 from 0320 onto B5 at 0218, 0421 also in reach)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    import turns
-
     from tabletop.live.board import SeenBoard, SeenPiece
     from tabletop.live.infer import infer
 
-    turn = turns.make_turn("oneworld", 7001, 68, True, size=(320, 240))
+    turn = _turn_68()
     game, sj = turn.game, turn.game.state_to_json(turn.state)
     assert turn.action == {"type": "move", "piece": "B1", "to": "0218"}
 
     def seen(children: list[dict[str, Any]], moved: bool) -> SeenBoard:
-        shown, pieces = set(), []
-        for c in children:
-            cell = "0218" if moved and c["id"] == "B1" else c["hex"]
-            kind = f"{c['side']}-{c['aspect']}"
-            if (cell, kind) in shown and cell == "0218":
-                continue  # the Fog underneath is hidden
-            shown.add((cell, kind))
-            pieces.append(SeenPiece(kind, cell, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0)))
-        return SeenBoard("oneworld", tuple(pieces))
+        return _seen_moved(children, "B1", "0218" if moved else "0320")
 
     children = sj["children"]
     before, after = seen(children, False), seen(children, True)
@@ -1183,3 +1197,41 @@ def test_a_counter_put_squarely_on_a_like_counter_is_read_after_a_hand() -> None
     # the Fog still seen where it stood: no departure, so no hidden arrival either
     stays = SeenBoard("oneworld", after.pieces + (SeenPiece("borg-fog", "0320", (0.0, 0.0), (0.0, 0.0, 1.0, 1.0)),))
     assert infer(game, state, seen(lone, False), stays, touched=True).kind == "none"
+
+
+def test_a_counter_put_squarely_on_a_like_counter_beyond_its_reach_is_flagged() -> None:
+    """Turn 68 with the Fogs in B1's reach made Stones: its only like stack is B7's at 1018,
+    8 hexes away where a Fog moves 3. B1 gone from 0320 after a hand, and 1018 seen as the one
+    Fog it was, is that illegal move; with a second such stack beyond reach (B13 at 0618 a
+    Fog too) the referee says it cannot tell which, and that neither is allowed; a Fog in
+    reach is still read as the legal move; no hand, or one more counter gone, is no move."""
+    from tabletop.live.board import SeenBoard
+    from tabletop.live.infer import infer
+
+    turn = _turn_68()
+    game, sj = turn.game, turn.game.state_to_json(turn.state)
+    far = [dict(c, aspect="stone") if c["hex"] in ("0218", "0421") else c for c in sj["children"]]
+    state = game.state_from_json(dict(sj, children=far))
+    before, after = _seen_moved(far, "B1", "0320"), _seen_moved(far, "B1", "1018")
+    assert len(after.pieces) == len(before.pieces) - 1  # the Fog at 1018 hides B1
+    reading = infer(game, state, before, after, touched=True)
+    assert reading.kind == "illegal" and reading.action_json == {"type": "move", "piece": "B1", "to": "1018"}
+    assert reading.verdict is not None and reading.verdict.code == "too-far" and "1018" in reading.verdict.message
+    assert infer(game, state, before, after).kind == "none"  # no hand: a box missed
+    # one more counter gone (a hand lifting, a detector missing): not read as a hidden move,
+    # whether that counter has like stacks of its own (C1, a Stone, has C3's) or none (as a Blade)
+    for aspect in ("stone", "blade"):
+        other = [dict(c, aspect=aspect) if c["id"] == "C1" else c for c in far]
+        fewer = SeenBoard("oneworld", tuple(p for p in _seen_moved(other, "B1", "1018").pieces if p.cell != "0807"))
+        assert infer(game, game.state_from_json(dict(sj, children=other)), _seen_moved(other, "B1", "0320"),
+                     fewer, touched=True).kind == "none"
+
+    two = [dict(c, aspect="fog") if c["id"] == "B13" else c for c in far]
+    state2 = game.state_from_json(dict(sj, children=two))
+    unclear = infer(game, state2, _seen_moved(two, "B1", "0320"), _seen_moved(two, "B1", "1018"), touched=True)
+    assert unclear.kind == "unclear" and "0618 or 1018" in unclear.note and "do not let it go" in unclear.note
+
+    near = [dict(c, aspect="stone") if c["hex"] == "0421" else c for c in sj["children"]]  # B5 at 0218 in reach
+    state3 = game.state_from_json(dict(sj, children=near))
+    legal = infer(game, state3, _seen_moved(near, "B1", "0320"), _seen_moved(near, "B1", "1018"), touched=True)
+    assert legal.kind == "legal" and legal.action_json == {"type": "move", "piece": "B1", "to": "0218"}
