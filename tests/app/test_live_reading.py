@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -1152,9 +1153,11 @@ def _turn_68() -> Any:
     return turns.make_turn("oneworld", 7001, 68, True, size=(320, 240))
 
 
-def _seen_moved(children: list[dict[str, Any]], piece: str, to: str) -> Any:
+def _seen_moved(children: list[dict[str, Any]], piece: str, to: str,
+                shifted: Mapping[str, tuple[float, float, float, float]] | None = None) -> Any:
     """The seen board of ``children`` with ``piece`` put on ``to``, squarely on what is there:
-    a like counter under it is hidden (two look like one)."""
+    a like counter under it is hidden (two look like one). Each box is 16 px square; those of
+    the cells in ``shifted`` are moved by its four values (x0, y0, x1, y1)."""
     from tabletop.live.board import SeenBoard, SeenPiece
 
     shown, pieces = set(), []
@@ -1164,7 +1167,8 @@ def _seen_moved(children: list[dict[str, Any]], piece: str, to: str) -> Any:
         if (cell, kind) in shown and cell == to:
             continue  # the counter underneath is hidden
         shown.add((cell, kind))
-        pieces.append(SeenPiece(kind, cell, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0)))
+        d = (shifted or {}).get(cell, (0.0, 0.0, 0.0, 0.0))
+        pieces.append(SeenPiece(kind, cell, (0.0, 0.0), (d[0], d[1], 16.0 + d[2], 16.0 + d[3])))
     return SeenBoard("oneworld", tuple(pieces))
 
 
@@ -1195,7 +1199,7 @@ def test_a_counter_put_squarely_on_a_like_counter_is_read_after_a_hand() -> None
     reading = infer(game, state, seen(lone, False), seen(lone, True), touched=True)
     assert reading.kind == "legal" and reading.action_json == {"type": "move", "piece": "B1", "to": "0218"}
     # the Fog still seen where it stood: no departure, so no hidden arrival either
-    stays = SeenBoard("oneworld", after.pieces + (SeenPiece("borg-fog", "0320", (0.0, 0.0), (0.0, 0.0, 1.0, 1.0)),))
+    stays = SeenBoard("oneworld", after.pieces + (SeenPiece("borg-fog", "0320", (0.0, 0.0), (0.0, 0.0, 16.0, 16.0)),))
     assert infer(game, state, seen(lone, False), stays, touched=True).kind == "none"
 
 
@@ -1235,3 +1239,40 @@ def test_a_counter_put_squarely_on_a_like_counter_beyond_its_reach_is_flagged() 
     state3 = game.state_from_json(dict(sj, children=near))
     legal = infer(game, state3, _seen_moved(near, "B1", "0320"), _seen_moved(near, "B1", "1018"), touched=True)
     assert legal.kind == "legal" and legal.action_json == {"type": "move", "piece": "B1", "to": "0218"}
+
+
+def test_the_like_stack_a_counter_was_put_on_is_told_by_its_box() -> None:
+    """A counter put squarely on a like counter never lies exactly on it: the stack's box moves
+    a little (here 4.5 px of a 16 px box, the size seen in the live turns), while the boxes of
+    the stacks left alone keep still but for a detector's jitter (0.5 px). That box tells which
+    like stack B1 went to when several could hide it: one of two in reach (legal), the far one
+    though one is in reach (illegal), one of two far ones (illegal). Boxes that both moved, or
+    moved too little, tell nothing: the referee still says it cannot tell which."""
+    from tabletop.live.infer import infer
+
+    turn = _turn_68()
+    game, sj = turn.game, turn.game.state_to_json(turn.state)
+    children = sj["children"]
+    grown, jitter = (-1.5, -1.0, 1.0, 1.0), (0.5, 0.0, 0.0, 0.0)
+
+    def read(kids: list[dict[str, Any]], to: str, shifted: dict[str, Any]) -> Any:
+        state = game.state_from_json(dict(sj, children=kids))
+        return infer(game, state, _seen_moved(kids, "B1", "0320"), _seen_moved(kids, "B1", to, shifted), touched=True)
+
+    for to, other in (("0218", "0421"), ("0421", "0218")):  # two like stacks in reach
+        reading = read(children, to, {to: grown, other: jitter})
+        assert reading.kind == "legal" and reading.action_json == {"type": "move", "piece": "B1", "to": to}
+    for shifted in ({"0218": grown, "0421": grown}, {"0218": (0.5, 0.5, 0.5, 0.5)}):  # both moved; too little
+        assert read(children, "0218", shifted).kind == "unclear"
+
+    near = [dict(c, aspect="stone") if c["hex"] == "0421" else c for c in children]  # 0218 in reach, 1018 not
+    reading = read(near, "1018", {"1018": grown, "0218": jitter})
+    assert reading.kind == "illegal" and reading.action_json == {"type": "move", "piece": "B1", "to": "1018"}
+    assert reading.verdict is not None and reading.verdict.code == "too-far"
+    assert read(near, "1018", {"0218": jitter}).action_json == {"type": "move", "piece": "B1", "to": "0218"}
+
+    far = [dict(c, aspect="fog") if c["id"] == "B13" else
+           dict(c, aspect="stone") if c["hex"] in ("0218", "0421") else c for c in children]  # 0618 and 1018
+    for to, other in (("1018", "0618"), ("0618", "1018")):
+        reading = read(far, to, {to: grown, other: jitter})
+        assert reading.kind == "illegal" and reading.action_json == {"type": "move", "piece": "B1", "to": to}
