@@ -261,6 +261,8 @@ ONTO_LIKE_MAX = 3
 STACK_MOVED = 0.15
 #: ... and this many times as much as the box of every other like stack it could be on.
 STACK_CLEAR = 2.0
+#: The event log's note on a move read onto a like stack that hides the piece.
+HIDDEN_NOTE = "put squarely on the like piece there, which it hides"
 
 
 def _like_stacks(game: GameRules[Any, Any], state: Any, scene: Scene, piece: Any, frm: Any,
@@ -289,9 +291,9 @@ def _box_moved(before: SeenBoard, after: SeenBoard, cell: Any, kind: str) -> flo
     now = [p.box for p in after.pieces if p.cell == cell and p.cls == kind]
     if len(was) != 1 or len(now) != 1:
         return None
-    (x0, y0, x1, y1), b = was[0], now[0]
+    x0, y0, x1, y1 = was[0]
     size = ((x1 - x0) + (y1 - y0)) / 2.0
-    return sum(abs(q - p) for p, q in zip(was[0], b)) / size if size > 0 else None
+    return sum(abs(q - p) for p, q in zip(was[0], now[0])) / size if size > 0 else None
 
 
 def _stack_grown(before: SeenBoard, after: SeenBoard, cells: list[Any], kind: str) -> Any | None:
@@ -317,8 +319,7 @@ def _picked_stack(game: GameRules[Any, Any], state: Any, scene: Scene, before: S
     if grown is None:
         return None
     to, action, aj, verdict = next(m for m in stacks if m[0] == grown)
-    note = "" if verdict.legal else "put squarely on the like piece there, which it hides"
-    return Reading("legal" if verdict.legal else "illegal", action, aj, verdict, frm, to, note)
+    return Reading("legal" if verdict.legal else "illegal", action, aj, verdict, frm, to, HIDDEN_NOTE)
 
 
 def _onto_like(game: GameRules[Any, Any], state: Any, scene: Scene, before: SeenBoard, after: SeenBoard,
@@ -350,7 +351,7 @@ def _onto_like(game: GameRules[Any, Any], state: Any, scene: Scene, before: Seen
     grown = stacks[0][0] if len(stacks) == 1 else _stack_grown(before, after, [t for t, *_ in stacks], mover)
     if grown is not None:
         to, action, aj, verdict = next(m for m in stacks if m[0] == grown)
-        return Reading("illegal", action, aj, verdict, frm, to, "put squarely on the like piece there, which it hides")
+        return Reading("illegal", action, aj, verdict, frm, to, HIDDEN_NOTE)
     if len(stacks) > ONTO_LIKE_MAX:
         return None
     return Reading("unclear", note=f"{piece} left {frm} for a stack of its kind that hides it, where the rules "
