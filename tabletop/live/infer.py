@@ -333,10 +333,11 @@ def _onto_like(game: GameRules[Any, Any], state: Any, scene: Scene, before: Seen
     gone (several gone is a hand lifting pieces, or a detector missing them)."""
     if not scene.touched:
         return None
+    changed = scene.changed()  # a piece seen gone from its cell changed that cell
     found: dict[tuple[Any, str], tuple[Any, list[tuple[Any, Any, dict[str, Any], Verdict]]]] = {}
     for piece, frm in where.items():
         mover = scene.classes.get(piece)
-        if mover is None or (frm, mover) in found:  # like pieces of one stack: the same reading
+        if mover is None or frm not in changed or (frm, mover) in found:  # like pieces of one stack: one reading
             continue
         stacks = _like_stacks(game, state, scene, piece, frm, limit)
         if stacks:
@@ -344,7 +345,7 @@ def _onto_like(game: GameRules[Any, Any], state: Any, scene: Scene, before: Seen
     if len(found) != 1:
         return None
     (frm, mover), (piece, stacks) = next(iter(found.items()))
-    if {c for c in scene.changed() if scene.shrank(c) and not scene.arrived(c)} != {frm}:
+    if {c for c in changed if scene.shrank(c) and not scene.arrived(c)} != {frm}:
         return None  # something else gone too
     if any(v.legal for *_, v in stacks):
         return None
