@@ -21,7 +21,10 @@ place covered, :data:`STAYS`) nor left alone by the hands.
 
 While the players put their pieces down at the start of a sequence (``placing``), nothing
 moves: a piece hidden behind one put down in front of it, even one of its own side, is kept,
-and the new reading is the new piece (not the hidden one, moved).
+and the new reading is the new piece (not the hidden one, moved); so is a piece kept then
+and still hidden. But a piece seen at the last still position whose place only pieces that
+were already there cover was in sight among them: gone now, it was moved (the first move),
+so it is kept only as in play, when no new reading of its side can be it.
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
     paired = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in fresh], STILL)
     seen_before, seen_now = set(paired), set(paired.values())
     boxes = [q.box for q in fresh]
+    put_down = [q.box for j, q in enumerate(fresh) if j not in seen_now]  # pieces not there before
     reached = [_grown(b) for b in hands or ()]
     kept: list[tuple[PieceReading, str]] = []
     for side in dict.fromkeys(r.side for r in before.readings):
@@ -113,13 +117,18 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
         if surplus <= 0 and not placing:  # every piece missing may be one of the new readings, moved
             continue
         why = []
+        hidden_by_setup = 0
         for k, r in enumerate(lost):
             share = covered_share(r, boxes, view, height)
             if share >= (covered * STAYS if r.method == KEPT else covered):
-                why.append((2.0 + share, k, "hidden"))
+                # unseen last time too, or hidden behind a piece just put down
+                unseen = placing and (r.method == KEPT or covered_share(r, put_down, view, height) >= covered * STAYS)
+                hidden_by_setup += unseen
+                why.append((3.0 + share if unseen else 2.0 + share, k, "hidden"))
             elif hands is not None and covered_share(r, reached, view, height) == 0.0:
                 why.append((1.0, k, "untouched"))
-        hidden = sum(1 for _, _, reason in why if reason == "hidden")
-        take = max(surplus, hidden) if placing else surplus
+        # while placing, such a piece is kept beyond the surplus; one whose place only pieces
+        # already there cover was in sight among them last time: it was moved
+        take = max(surplus, hidden_by_setup) if placing else surplus
         kept += [(replace(lost[k], method=KEPT), reason) for _, k, reason in sorted(why, reverse=True)[:take]]
     return kept

@@ -440,6 +440,35 @@ def test_while_pieces_are_put_down_one_hidden_behind_its_own_side_is_kept_not_mo
                         placing=True) == []
 
 
+def test_while_pieces_are_put_down_a_piece_gone_from_behind_one_already_there_moved():
+    from dataclasses import replace
+
+    from tabletop.outdoor.live import OutdoorSession
+    from tabletop.outdoor.memory import KEPT, out_of_sight
+
+    view = _frame([]).view
+    # B1 stood in front of R1's place already, and R1 was seen beside it
+    front = _seen("B1", 12, 12, 270, view, cover=(12, 10))
+    before = assess([_seen("R1", 12, 10, 90, view), front])
+    moved_off = assess([front, _seen("R2", 17, 6, 0, view)])  # R1 gone, a red piece in open ground
+    assert out_of_sight(before, moved_off, view, placing=True) == []  # R1, moved: the first move
+    # kept last time (hidden behind a piece put down then): still kept while a piece goes down elsewhere
+    was_kept = assess([replace(before.readings[0], method=KEPT), front])
+    assert [(r.id, why) for r, why in out_of_sight(was_kept, moved_off, view, placing=True)] == [("R1", "hidden")]
+    # the red piece put down in front of R1's place: R1 hidden behind it, kept
+    in_front = assess([front, _seen("R2", 12, 8, 270, view, cover=(12, 10))])
+    assert [(r.id, why) for r, why in out_of_sight(before, in_front, view, placing=True)] == [("R1", "hidden")]
+
+    said: list[str] = []
+    frames = [[_seen("R1", 12, 10, 90, view), front]] * 3 + [[front, _seen("R1", 16, 7, 0, view)]] * 3
+    session = OutdoorSession(_Stub([_frame(f) for f in frames]), lambda text, kind, heard=said: heard.append(text),
+                             window_s=0.2)
+    for i in range(len(frames)):
+        session.process(None, 0.125 * i)
+    assert [t for t in said if " moved " in t] == ["Red R1 moved 5 inches (observed: 6 inches allowed)."]
+    assert not session.placing and len(session.settled.readings) == 2
+
+
 def test_a_session_keeps_a_piece_hidden_while_pieces_are_put_down_and_reads_a_move_once_play_begins():
     from tabletop.outdoor.live import OutdoorSession
 
