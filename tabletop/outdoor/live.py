@@ -9,7 +9,8 @@ what changed since the last settled position (:func:`tabletop.outdoor.assistant.
 moves judged, pieces gone off the field) and what each piece may do now (only the pieces
 whose advice changed), and when a side has no piece left or the field is empty. A piece that
 a piece put down in front of it hides from the camera, or that the detector misses where no
-hand came since the last still position, is kept where it was last seen
+hand came since the last still position or where the picture shows its place as it was, is
+kept where it was last seen
 (:mod:`tabletop.outdoor.memory`; ``remember=False`` reads each position on its own). While
 the pieces are being put down (:attr:`OutdoorSession.placing`: from the first field read or an
 empty field until a still position adds no piece), a piece hidden behind a new one of its own
@@ -30,7 +31,7 @@ from typing import Any
 from tabletop.outdoor.assistant import FieldReport, assess, compare
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
-from tabletop.outdoor.memory import KEPT, out_of_sight
+from tabletop.outdoor.memory import KEPT, out_of_sight, place_likeness
 from tabletop.outdoor.readings import PieceReading, name_pieces
 
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
@@ -78,7 +79,8 @@ def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, vanish
 
 
 #: How a kept piece's absence is said (:func:`tabletop.outdoor.memory.out_of_sight`'s reasons).
-_UNSEEN = {"hidden": "hidden behind another piece", "untouched": "not seen, but no hand came near it"}
+_UNSEEN = {"hidden": "hidden behind another piece", "untouched": "not seen, but no hand came near it",
+           "unchanged": "not found, but its place looks as it did"}
 
 
 class OutdoorSession:
@@ -104,6 +106,7 @@ class OutdoorSession:
         #: Whether the pieces are being put down (a sequence's set-up): from the first field read,
         #: or an empty field, until a settled position adds no piece.
         self.placing = True
+        self._settled_frame: OutdoorFrame | None = None
 
     @property
     def settling(self) -> bool:
@@ -183,6 +186,17 @@ class OutdoorSession:
                 self.say(text, "info")
         self.said = now
         self.settled = report
+        self._settled_frame = self.last  # its picture: whether a piece's place looks as it did
+
+    def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
+        """How alike a piece's place looks in the last settled position's picture and in the
+        latest frame (seen through ``view``): :func:`tabletop.outdoor.memory.place_likeness`;
+        ``None`` without both pictures."""
+        then, now = self._settled_frame, self.last
+        if then is None or then.image is None or then.view is None or now is None or now.image is None:
+            return None
+        before, before_view, after = then.image, then.view, now.image
+        return lambda r: place_likeness(r, before, before_view, after, view, height)
 
     def _with_hidden(self, report: FieldReport) -> FieldReport:
         """``report`` with the pieces of the last settled position that still stand where they
@@ -193,10 +207,11 @@ class OutdoorSession:
         if not self.remember or self.settled is None or view is None:
             return report
         height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
-        kept = out_of_sight(self.settled, report, view, height, hands=hands, placing=self.placing)
+        likeness = self._likeness(view, height)
+        kept = out_of_sight(self.settled, report, view, height, hands=hands, placing=self.placing, likeness=likeness)
         if self.placing and len(report.readings) + len(kept) <= len(self.settled.readings):
             self.placing = False  # no piece was put down: the play has begun, pieces move
-            kept = out_of_sight(self.settled, report, view, height, hands=hands)
+            kept = out_of_sight(self.settled, report, view, height, hands=hands, likeness=likeness)
         if not kept:
             return report
         was_kept = {r.id for r in self.settled.readings if r.method == KEPT}
