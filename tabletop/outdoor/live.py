@@ -106,7 +106,7 @@ class OutdoorSession:
         #: Whether the pieces are being put down (a sequence's set-up): from the first field read,
         #: or an empty field, until a settled position adds no piece.
         self.placing = True
-        self._settled_frame: OutdoorFrame | None = None
+        self._settled_picture: tuple[Any, Any] | None = None
 
     @property
     def settling(self) -> bool:
@@ -186,16 +186,18 @@ class OutdoorSession:
                 self.say(text, "info")
         self.said = now
         self.settled = report
-        self._settled_frame = self.last  # its picture: whether a piece's place looks as it did
+        last = self.last  # its picture (a copy: a camera may fill one buffer) tells whether a place looks as it did
+        self._settled_picture = None if last is None or last.image is None or last.view is None \
+            else (last.image.copy(), last.view)
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
         """How alike a piece's place looks in the last settled position's picture and in the
         latest frame (seen through ``view``): :func:`tabletop.outdoor.memory.place_likeness`;
         ``None`` without both pictures."""
-        then, now = self._settled_frame, self.last
-        if then is None or then.image is None or then.view is None or now is None or now.image is None:
+        now = self.last
+        if self._settled_picture is None or now is None or now.image is None:
             return None
-        before, before_view, after = then.image, then.view, now.image
+        (before, before_view), after = self._settled_picture, now.image
         return lambda r: place_likeness(r, before, before_view, after, view, height)
 
     def _with_hidden(self, report: FieldReport) -> FieldReport:

@@ -573,12 +573,18 @@ def test_a_session_keeps_a_missed_piece_whose_place_looks_as_it_did_and_reads_on
     r1, b1 = _seen("R1", 12, 10, 90, view), _seen("B1", 4, 20, 270, view)
     r2 = _seen("R2", 15, 10, 270, view)
     hand = _reach(view, (11, 9), (16, 11))
-    for picture, kept in ((ground, True), (_moved_off(ground, r1, view, 5), False)):
-        frames = [replace(_frame([r1, b1]), image=ground)] * 3 + [replace(_frame([], hands=[hand]), image=picture)] \
-            + [replace(_frame([r2, b1]), image=picture)] * 3
+    moved_off = _moved_off(ground, r1, view, 5)
+    # the third: a camera that fills one buffer, frame after frame (the session keeps its own copy)
+    for picture, kept, one_buffer in ((ground, True, False), (moved_off, False, False), (moved_off, False, True)):
+        first = ground.copy() if one_buffer else ground
+        frames = [replace(_frame([r1, b1]), image=first)] * 3 \
+            + [replace(_frame([], hands=[hand]), image=first if one_buffer else picture)] \
+            + [replace(_frame([r2, b1]), image=first if one_buffer else picture)] * 3
         said: list[str] = []
         session = OutdoorSession(_Stub(frames), lambda text, kind, heard=said: heard.append(text), window_s=0.2)
         for i in range(len(frames)):
+            if one_buffer and i == 3:
+                first[...] = picture
             session.process(None, 0.125 * i)
         if kept:  # the set-up goes on: R1 missed while R2 was put down beside it
             assert "Red R1 is not found, but its place looks as it did: kept where it was last seen." in said
