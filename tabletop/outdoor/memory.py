@@ -184,19 +184,20 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
     kept: list[tuple[PieceReading, str]] = []
     for side in dict.fromkeys(r.side for r in before.readings):
         lost = [r for i, r in enumerate(before.readings) if i not in seen_before and r.side == side]
+        shares = [covered_share(r, boxes, view, height) for r in lost]  # how much seen pieces cover
         if likeness is not None:  # in sight, nothing new over it, and it looks as it did: still there
-            alike = [r for r in lost if covered_share(r, boxes, view, height) < covered * STAYS
-                     and covered_share(r, put_down, view, height) == 0.0 and (likeness(r) or -1.0) >= LIKE]
-            kept += [(replace(r, method=KEPT), "unchanged") for r in alike]
-            lost = [r for r in lost if all(r is not a for a in alike)]
+            alike = {k for k, r in enumerate(lost) if shares[k] < covered * STAYS
+                     and covered_share(r, put_down, view, height) == 0.0 and (likeness(r) or -1.0) >= LIKE}
+            kept += [(replace(lost[k], method=KEPT), "unchanged") for k in sorted(alike)]
+            shares = [v for k, v in enumerate(shares) if k not in alike]
+            lost = [r for k, r in enumerate(lost) if k not in alike]
         new = sum(1 for j, q in enumerate(fresh) if j not in seen_now and q.side == side)
         surplus = len(lost) - new
         if surplus <= 0 and not placing:  # every piece missing may be one of the new readings, moved
             continue
         why = []
         hidden_by_setup = 0
-        for k, r in enumerate(lost):
-            share = covered_share(r, boxes, view, height)
+        for k, (r, share) in enumerate(zip(lost, shares)):
             if share >= (covered * STAYS if r.method == KEPT else covered):
                 # unseen last time too, or hidden behind a piece just put down
                 unseen = placing and (r.method == KEPT or covered_share(r, put_down, view, height) >= covered * STAYS)
