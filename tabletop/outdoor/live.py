@@ -49,9 +49,21 @@ def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], 
 CROWDED = 3.0
 
 
-def _matches(p: tuple, b: tuple, inches: float, degrees: float) -> bool:
-    return any(q[0] == p[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
-               and abs((q[3] - p[3] + 180) % 360 - 180) <= degrees for q in b)
+def _pairs(a: tuple, b: tuple, inches: float, degrees: float) -> list[tuple[int, int]]:
+    """Pieces of ``a`` and ``b`` paired one to one, nearest first: same side, within ``inches``
+    and ``degrees`` (two readings of one piece in a frame pair with two pieces, not one)."""
+    near = sorted((math.hypot(q[1] - p[1], q[2] - p[2]), i, j) for i, p in enumerate(a) for j, q in enumerate(b)
+                  if q[0] == p[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
+                  and abs((q[3] - p[3] + 180) % 360 - 180) <= degrees)
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    out = []
+    for _, i, j in near:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            out.append((i, j))
+    return out
 
 
 def _crowded(p: tuple, pieces: tuple) -> bool:
@@ -60,22 +72,23 @@ def _crowded(p: tuple, pieces: tuple) -> bool:
 
 def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, vanish: bool = True) -> bool:
     """Whether two frames' pieces (:func:`position_key`) show one position: each piece within
-    ``inches`` and ``degrees`` of one in the other frame, but for one piece the detector is
-    unsure of: one read as a piece of the other side in the same place (a front dot seen at
-    either end: pieces do not change sides), or (with ``vanish``) one close beside another
-    (:data:`CROWDED`) that only one of the frames shows."""
-    old = [p for p in a if not _matches(p, b, inches, degrees)]
-    new = [q for q in b if not _matches(q, a, inches, degrees)]
-    if not old and not new:
-        return len(a) == len(b)
+    ``inches`` and ``degrees`` of its own in the other frame (paired one to one), but for one
+    piece the detector is unsure of: one read as a piece of the other side in the same place
+    (a front dot seen at either end: pieces do not change sides), or (with ``vanish``: two
+    frames of one still window) one whose facing is read otherwise in the same place (a front
+    dot hard to see), or one close beside another (:data:`CROWDED`) that only one of the
+    frames shows."""
+    pairs = _pairs(a, b, inches, degrees)
+    old = [p for i, p in enumerate(a) if i not in {i for i, _ in pairs}]
+    new = [q for j, q in enumerate(b) if j not in {j for _, j in pairs}]
     if len(old) + len(new) > 2:
         return False
     if len(old) == len(new) == 1:
         p, q = old[0], new[0]
-        return p[0] != q[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
-    if not vanish or abs(len(a) - len(b)) != 1 or len(old) + len(new) != 1:
-        return False
-    return _crowded(*old, a) if old else _crowded(*new, b)
+        return (p[0] != q[0] or vanish) and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
+    if len(old) + len(new) == 0:
+        return True
+    return vanish and len(old) + len(new) == 1 and (_crowded(*old, a) if old else _crowded(*new, b))
 
 
 #: How a kept piece's absence is said (:func:`tabletop.outdoor.memory.out_of_sight`'s reasons).
@@ -229,8 +242,9 @@ class OutdoorSession:
 def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
     """One report from the frames of a still window: the pieces that at least half of the
     frames show (a piece half hidden behind another is found in some frames only), each with
-    its centre, facing and foot's size averaged over the frames that show it within half an
-    inch (a detector's boxes jitter from frame to frame; the pieces do not), named again."""
+    its centre, facing (:func:`_facing`) and foot's size averaged over the frames that show it
+    within half an inch (a detector's boxes jitter from frame to frame; the pieces do not),
+    named again."""
     from dataclasses import replace
 
     from rules.geometry import FieldPoint
@@ -263,8 +277,7 @@ def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
             continue
         r = group[0]
         centre = FieldPoint(sum(q.centre.x for q in group) / len(group), sum(q.centre.y for q in group) / len(group))
-        facing = math.degrees(math.atan2(sum(math.sin(math.radians(q.facing)) for q in group),
-                                         sum(math.cos(math.radians(q.facing)) for q in group))) % 360.0
+        facing = _facing(group)
         foot = r.footprint
         sizes = [(q.footprint.length, q.footprint.width) for q in group if q.footprint.shape is Shape.ELLIPSE]
         if foot.shape is Shape.ELLIPSE and sizes:
@@ -272,6 +285,19 @@ def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
         out.append(replace(r, centre=centre, facing=facing, footprint=foot,
                            outline=foot.outline(centre.x, centre.y, facing)))
     return assess(name_pieces(out, opts.sides), opts)
+
+
+def _facing(group: list[PieceReading], degrees: float = 20.0) -> float:
+    """A piece's facing over a window's readings of it: the mean of those within ``degrees`` of
+    the reading most others agree with (the latest frame's on a tie), so that a front dot now
+    and then read at the other end does not turn the mean sideways."""
+    def apart(a: float, b: float) -> float:
+        return abs((a - b + 180.0) % 360.0 - 180.0)
+
+    anchor = max(group, key=lambda q: sum(apart(q.facing, o.facing) <= degrees for o in group))
+    agree = [q.facing for q in group if apart(q.facing, anchor.facing) <= degrees]
+    return math.degrees(math.atan2(sum(math.sin(math.radians(f)) for f in agree),
+                                   sum(math.cos(math.radians(f)) for f in agree))) % 360.0
 
 
 def click_to_measure(window: str, session_or_frame: Callable[[], OutdoorFrame | None],

@@ -655,6 +655,59 @@ def test_a_piece_found_now_and_then_beside_another_does_not_restart_the_window()
     assert not _same(position_key(pair), position_key(assess([])))
 
 
+def test_one_piece_read_twice_now_and_then_does_not_restart_the_window():
+    from tabletop.outdoor.live import _same, position_key
+
+    once = assess([reading("R1", 12, 10, 90), reading("B1", 5, 20, 270)])
+    twice = assess([reading("R1", 12, 10, 90), reading("R2", 12.3, 10.1, 95), reading("B1", 5, 20, 270)])
+    assert _same(position_key(twice), position_key(once))  # R2 pairs with nothing: one unsure reading
+    assert _same(position_key(once), position_key(twice))
+    assert not _same(position_key(twice), position_key(once), vanish=False)  # the settled position did change
+    thrice = assess([reading("R1", 12, 10, 90), reading("R2", 12.3, 10.1, 95), reading("R3", 11.8, 10.2, 85),
+                     reading("B1", 5, 20, 270)])
+    assert not _same(position_key(thrice), position_key(once))  # two readings more: not one unsure piece
+
+
+def test_one_piece_whose_facing_is_read_otherwise_in_place_does_not_restart_the_window():
+    from tabletop.outdoor.live import _same, position_key
+
+    ahead = assess([reading("R1", 12, 10, 90), reading("B1", 5, 20, 270)])
+    behind = assess([reading("R1", 12, 10.1, 270), reading("B1", 5, 20, 270)])  # its dot read at the other end
+    assert _same(position_key(ahead), position_key(behind))
+    assert not _same(position_key(ahead), position_key(behind), vanish=False)  # turned in place: a move
+    both = assess([reading("R1", 12, 10.1, 270), reading("B1", 5, 20, 90)])
+    assert not _same(position_key(ahead), position_key(both))  # two pieces turned: the position changed
+    aside = assess([reading("R1", 12, 11, 270), reading("B1", 5, 20, 270)])
+    assert not _same(position_key(ahead), position_key(aside))  # turned and moved an inch
+
+
+def test_a_session_speaks_while_one_piece_is_read_twice_now_and_then():
+    from tabletop.outdoor.live import OutdoorSession
+
+    once = [reading("R1", 12, 10, 90), reading("B1", 5, 20, 270)]
+    twice = [*once, reading("R2", 12.3, 10.1, 95)]
+    said: list[str] = []
+    frames = [once, twice] * 4
+    session = OutdoorSession(_Stub([_frame(f) for f in frames]), lambda text, kind: said.append(text), window_s=0.2)
+    for i in range(len(frames)):
+        session.process(None, 0.125 * i)
+    assert said and said[0] == "Field read: 1 red, 1 blue pieces."
+
+
+def test_a_still_window_takes_the_facing_most_of_its_frames_agree_on():
+    from tabletop.outdoor.live import averaged
+
+    def window(*facings):
+        return averaged([assess([reading("R1", 12, 10, f), reading("B1", 5, 20, 270)]) for f in facings])
+
+    r1 = {r.id: r for r in window(90, 200, 95).readings}["R1"]
+    assert r1.facing == pytest.approx(92.5)  # the mean of all three would point at 122 degrees
+    r1 = {r.id: r for r in window(88, 90, 92).readings}["R1"]
+    assert r1.facing == pytest.approx(90.0)
+    r1 = {r.id: r for r in window(90, 270, 90, 270).readings}["R1"]
+    assert r1.facing == pytest.approx(270.0)  # a tie: the latest frame's
+
+
 def test_a_still_window_keeps_the_pieces_most_of_its_frames_show():
     from tabletop.outdoor.live import averaged
 
