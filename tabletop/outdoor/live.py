@@ -79,8 +79,9 @@ def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, vanish
     dot hard to see), or one close beside another (:data:`CROWDED`) that only one of the
     frames shows."""
     pairs = _pairs(a, b, inches, degrees)
-    old = [p for i, p in enumerate(a) if i not in {i for i, _ in pairs}]
-    new = [q for j, q in enumerate(b) if j not in {j for _, j in pairs}]
+    paired_a, paired_b = {i for i, _ in pairs}, {j for _, j in pairs}
+    old = [p for i, p in enumerate(a) if i not in paired_a]
+    new = [q for j, q in enumerate(b) if j not in paired_b]
     if len(old) + len(new) > 2:
         return False
     if len(old) == len(new) == 1:
