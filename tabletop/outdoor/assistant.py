@@ -37,7 +37,12 @@ from rules.the_game.shapes import gap
 from rules.the_game.sight import Sighting, observation, roll_stat
 from tabletop.outdoor.readings import PieceReading
 
-__all__ = ["Advice", "FieldReport", "assess", "compare", "inches", "progress", "whose_move"]
+__all__ = ["TWICE", "Advice", "FieldReport", "assess", "compare", "inches", "progress", "whose_move"]
+
+#: Two readings of one side whose centres lie within this many inches are one piece read
+#: twice (a whole box and a half one): two pieces of a side stand this close only lying on
+#: one another. A piece missing now with a reading of its side this close was such a reading.
+TWICE = 0.5
 
 _EDGE_NORMALS = {"near": (0.0, -1.0), "far": (0.0, 1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
 
@@ -209,6 +214,8 @@ def compare(before: FieldReport, after: FieldReport) -> list[str]:
         observed = adv.observed if adv else True
         q = found.get(p.id)
         who = f"{p.side.capitalize()} {p.id}"
+        if q is None and any(o.side == p.side and o.at.distance(p.at) <= TWICE for o in after.pieces):
+            continue  # one piece read twice before, once now: nothing left
         if q is None:
             edge, e = fld.nearest(p.at)
             reach = opts.observed_move if observed else opts.unobserved_move

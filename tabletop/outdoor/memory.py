@@ -46,7 +46,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tabletop.outdoor.assistant import FieldReport, pair_nearest
+from tabletop.outdoor.assistant import TWICE, FieldReport, pair_nearest
 from tabletop.outdoor.readings import PieceReading
 from tabletop.outdoor.view import FieldView
 
@@ -183,7 +183,8 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
     reached = [_grown(b) for b in hands or ()]
     kept: list[tuple[PieceReading, str]] = []
     for side in dict.fromkeys(r.side for r in before.readings):
-        lost = [r for i, r in enumerate(before.readings) if i not in seen_before and r.side == side]
+        lost = [r for i, r in enumerate(before.readings) if i not in seen_before and r.side == side
+                and not any(q.side == side and q.centre.distance(r.centre) <= TWICE for q in fresh)]  # read twice
         shares = [covered_share(r, boxes, view, height) for r in lost]  # how much seen pieces cover
         if likeness is not None:  # in sight, nothing new over it, and it looks as it did: still there
             alike = {k for k, r in enumerate(lost) if shares[k] < covered * STAYS

@@ -382,6 +382,34 @@ def test_a_piece_hidden_behind_another_is_kept_and_one_gone_from_open_ground_is_
     assert out_of_sight(before, moved, view) == []
 
 
+def test_a_piece_read_twice_and_then_once_leaves_no_hidden_ghost():
+    from tabletop.outdoor.assistant import TWICE
+    from tabletop.outdoor.memory import covered_share, out_of_sight
+
+    view = _frame([]).view
+    whole = _seen("R1", 12, 10, 90, view, cover=(12, 10.3))
+    twice = assess([whole, _seen("R2", 12, 10.3, 90, view), _seen("B1", 4, 20, 270, view)])
+    once = assess([whole, _seen("B1", 4, 20, 270, view)])
+    assert covered_share(twice.readings[1], [whole.box], view, 0.4) >= 0.5  # R2's place is under R1's box
+    for placing in (False, True):
+        assert out_of_sight(twice, once, view, placing=placing) == []  # R2 was R1 read a second time
+    # a red piece really hidden behind R1, more than TWICE from it: kept
+    behind = assess([_seen("R1", 12, 10, 90, view, cover=(12, 10 + 2 * TWICE)), _seen("R2", 12, 10 + 2 * TWICE, 90, view),
+                     _seen("B1", 4, 20, 270, view)])
+    shown = assess([_seen("R1", 12, 10, 90, view, cover=(12, 10 + 2 * TWICE)), _seen("B1", 4, 20, 270, view)])
+    assert [(r.centre, why) for r, why in out_of_sight(behind, shown, view)] == [(FieldPoint(12, 11.0), "hidden")]
+
+
+def test_a_piece_read_twice_and_then_once_is_not_said_to_be_gone():
+    from tabletop.outdoor.assistant import compare
+
+    twice = assess([reading("R1", 12, 10, 90), reading("R2", 12.3, 10.1, 90), reading("B1", 4, 20, 270)])
+    once = assess([reading("R1", 12, 10, 90), reading("B1", 4, 20, 270)])
+    assert compare(twice, once) == []
+    apart = assess([reading("R1", 12, 10, 90), reading("R2", 12, 11, 90), reading("B1", 4, 20, 270)])
+    assert [t.split(",")[0] for t in compare(apart, once)] == ["Red R2 is gone"]  # a piece an inch away: gone
+
+
 def test_a_kept_piece_stays_kept_until_its_place_is_mostly_in_sight():
     from dataclasses import replace
 
