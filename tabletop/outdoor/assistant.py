@@ -203,7 +203,9 @@ def _match(before: Sequence[Piece], after: Sequence[Piece]) -> dict[str, Piece]:
 
 def compare(before: FieldReport, after: FieldReport) -> list[str]:
     """Sentences on what moved between two positions: each moved piece's move judged by the
-    rules (with its status before the move), and pieces that left the field."""
+    rules (with its status before the move), and pieces that left the field. A piece of
+    ``before`` missing from ``after`` where a piece of its side stands within :data:`TWICE`
+    was a second reading of that piece: nothing is said of it."""
     opts = before.options
     fld = Field(opts.field_width, opts.field_depth)
     found = _match(before.pieces, after.pieces)

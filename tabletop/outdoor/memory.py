@@ -25,8 +25,10 @@ Given the hands seen over the field since the last still position, a piece missi
 open ground that no hand came near is kept too (said as ``"untouched"``): a piece moves only
 in a player's hand, so the detector missed it. A piece that vanished from open ground where
 a hand reached is not kept: it moved, left the field or was taken away, and the session says
-so as before. A piece lying on another (a leaf under a stone) is kept when the one on top
-hides it, however close their centres. A kept piece is read again as soon as the camera
+so as before. A piece lying under another (a leaf under a stone) is kept when the one on top
+hides it, however close their centres, unless both are of one side and their centres within
+half an inch (:data:`~tabletop.outdoor.assistant.TWICE`): that is taken for one piece the
+detector read twice, now read once, a far likelier thing. A kept piece is read again as soon as the camera
 shows it, and is dropped once it is neither hidden (a kept piece: less than a quarter of its
 place covered, :data:`STAYS`) nor left alone by the hands.
 
@@ -174,7 +176,8 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
     sight (less than a quarter of it under seen pieces' boxes, none of them new: a piece put
     down, moved, or read as the other side) and looks as it did (:data:`LIKE`) is kept
     (``"unchanged"``) before anything else is weighed: it was not moved, the detector missed
-    it."""
+    it. A piece with a reading of its side now within :data:`~tabletop.outdoor.assistant.TWICE`
+    of its place is not kept: it was that piece read a second time."""
     fresh = [q for q in now.readings if q.method != KEPT]
     paired = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in fresh], STILL)
     seen_before, seen_now = set(paired), set(paired.values())
