@@ -24,7 +24,7 @@ engine's game record (``tabletop play``); sight alone decides here.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rules.core import Verdict
@@ -181,11 +181,12 @@ def _close_call(p: Piece, pieces: Sequence[Piece], observed: bool, opts: TheGame
 
 
 def pair_nearest(a: Sequence[tuple[str, FieldPoint]], b: Sequence[tuple[str, FieldPoint]],
-                 within: float = math.inf) -> dict[int, int]:
+                 within: float = math.inf, fits: Callable[[int, int], bool] | None = None) -> dict[int, int]:
     """Items of ``a`` paired with items of ``b`` (each a side and a field point), same side,
-    nearest first, at most ``within`` inches apart, each item once: ``{index in a: index in b}``."""
+    nearest first, at most ``within`` inches apart (and, given ``fits``, only items ``i`` of
+    ``a`` and ``j`` of ``b`` for which ``fits(i, j)``), each item once: ``{index in a: index in b}``."""
     pairs = sorted((pa.distance(pb), i, j) for i, (sa, pa) in enumerate(a) for j, (sb, pb) in enumerate(b)
-                   if sa == sb and pa.distance(pb) <= within)
+                   if sa == sb and pa.distance(pb) <= within and (fits is None or fits(i, j)))
     out: dict[int, int] = {}
     used: set[int] = set()
     for _, i, j in pairs:

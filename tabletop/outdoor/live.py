@@ -28,7 +28,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from tabletop.outdoor.assistant import FieldReport, assess, compare
+from rules.geometry import FieldPoint
+from tabletop.outdoor.assistant import FieldReport, assess, compare, pair_nearest
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
 from tabletop.outdoor.memory import KEPT, out_of_sight, place_likeness
@@ -49,37 +50,22 @@ def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], 
 CROWDED = 3.0
 
 
-def _pairs(a: tuple, b: tuple, inches: float, degrees: float) -> list[tuple[int, int]]:
-    """Pieces of ``a`` and ``b`` paired one to one, nearest first: same side, within ``inches``
-    and ``degrees`` (two readings of one piece in a frame pair with two pieces, not one)."""
-    near = sorted((math.hypot(q[1] - p[1], q[2] - p[2]), i, j) for i, p in enumerate(a) for j, q in enumerate(b)
-                  if q[0] == p[0] and math.hypot(q[1] - p[1], q[2] - p[2]) <= inches
-                  and abs((q[3] - p[3] + 180) % 360 - 180) <= degrees)
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    out = []
-    for _, i, j in near:
-        if i not in used_a and j not in used_b:
-            used_a.add(i)
-            used_b.add(j)
-            out.append((i, j))
-    return out
-
-
 def _crowded(p: tuple, pieces: tuple) -> bool:
     return any(q is not p and math.hypot(q[1] - p[1], q[2] - p[2]) <= CROWDED for q in pieces)
 
 
 def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, vanish: bool = True) -> bool:
     """Whether two frames' pieces (:func:`position_key`) show one position: each piece within
-    ``inches`` and ``degrees`` of its own in the other frame (paired one to one), but for one
+    ``inches`` and ``degrees`` of its own in the other frame (paired one to one, nearest
+    first: two readings of one piece in a frame pair with two pieces, not one), but for one
     piece the detector is unsure of: one read as a piece of the other side in the same place
     (a front dot seen at either end: pieces do not change sides), or (with ``vanish``: two
     frames of one still window) one whose facing is read otherwise in the same place (a front
     dot hard to see), or one close beside another (:data:`CROWDED`) that only one of the
     frames shows."""
-    pairs = _pairs(a, b, inches, degrees)
-    paired_a, paired_b = {i for i, _ in pairs}, {j for _, j in pairs}
+    pairs = pair_nearest([(p[0], FieldPoint(p[1], p[2])) for p in a], [(q[0], FieldPoint(q[1], q[2])) for q in b],
+                         inches, lambda i, j: abs((b[j][3] - a[i][3] + 180) % 360 - 180) <= degrees)
+    paired_a, paired_b = set(pairs), set(pairs.values())
     old = [p for i, p in enumerate(a) if i not in paired_a]
     new = [q for j, q in enumerate(b) if j not in paired_b]
     if len(old) + len(new) > 2:
@@ -248,7 +234,6 @@ def averaged(reports: list[FieldReport], options: Any = None) -> FieldReport:
     named again."""
     from dataclasses import replace
 
-    from rules.geometry import FieldPoint
     from rules.the_game.shapes import Footprint, Shape
 
     last = reports[-1]
@@ -324,7 +309,6 @@ def play_frame(result: Any, size: tuple[int, int], options: Any = None) -> Outdo
     """A ``tabletop play the-game`` frame result (:class:`tabletop.live.pipeline.FrameResult`)
     as an :class:`OutdoorFrame`: its pose as the field, its seen pieces as readings (the
     game's default foot), assessed by the rules; ``None`` without a field or pieces."""
-    from rules.geometry import FieldPoint
     from rules.the_game.options import TheGameOptions
     from tabletop.outdoor.view import FieldView
 
