@@ -29,10 +29,11 @@ from tabletop.errors import RecordError
 from tabletop.records import RecordHeader, entry_json, parse_record
 from tabletop.referee import Referee, replay
 
-__all__ = ["LiveRecord", "plain_text"]
+__all__ = ["LiveRecord", "kept_bytes", "plain_text", "stamp", "trim_to"]
 
 
-def _stamp(t: float | None = None) -> str:
+def stamp(t: float | None = None) -> str:
+    """``t`` (seconds since the epoch; now by default) as a UTC time, ``2026-11-24T11:34:47``."""
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() if t is None else t))
 
 
@@ -43,6 +44,31 @@ def _whole_line(tail: bytes) -> bool:
     except (UnicodeDecodeError, json.JSONDecodeError):
         return False
     return bool(tail.strip())
+
+
+def kept_bytes(raw: bytes) -> int:
+    """How many bytes of ``raw``, an append-only JSON Lines file, to keep: all but a last
+    line cut short by a crash (no line end, not JSON); a whole last line that lacks only its
+    line end is kept."""
+    cut = len(raw)
+    if raw and not raw.endswith(b"\n"):
+        cut = raw.rfind(b"\n") + 1
+        if _whole_line(raw[cut:]):
+            cut = len(raw)
+    return cut
+
+
+def trim_to(path: str | os.PathLike[str], kept: int) -> None:
+    """Make the file at ``path`` ready for appending after its first ``kept`` bytes
+    (:func:`kept_bytes`): what follows is dropped, and a last line without its line end
+    gets one."""
+    with open(path, "r+b") as f:
+        if f.seek(0, os.SEEK_END) > kept:
+            f.truncate(kept)
+        if kept:
+            f.seek(kept - 1)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
 
 
 def plain_text(text: str) -> str:
@@ -93,7 +119,7 @@ class LiveRecord:
     def create(cls, path: str | os.PathLike[str], game: str, options: Any, position: Any,
                sync: bool = True) -> LiveRecord:
         return cls(path, sync=sync, header=RecordHeader(game, dict(options or {}), position,
-                                                        f"tabletop play, started {_stamp()}"))
+                                                        f"tabletop play, started {stamp()}"))
 
     @classmethod
     def resume(cls, path: str | os.PathLike[str], sync: bool = True) -> tuple[LiveRecord, Referee, int]:
@@ -113,11 +139,7 @@ class LiveRecord:
         if p.is_dir():
             raise RecordError("", "is a folder, not a game record", str(p))
         raw = p.read_bytes()
-        cut = len(raw)
-        if raw and not raw.endswith(b"\n"):
-            cut = raw.rfind(b"\n") + 1
-            if _whole_line(raw[cut:]):
-                cut = len(raw)
+        cut = kept_bytes(raw)
         try:
             text = raw[:cut].decode("utf-8")
         except UnicodeDecodeError:
@@ -131,15 +153,8 @@ class LiveRecord:
     def reopen(cls, path: str | os.PathLike[str], kept: int, sync: bool = True) -> LiveRecord:
         """Open a record :meth:`read` accepted for appending: the half-written line after
         ``kept`` bytes is dropped, and a whole last line without its line end gets one."""
-        p = Path(path)
-        with open(p, "r+b") as f:
-            if f.seek(0, os.SEEK_END) > kept:
-                f.truncate(kept)
-            if kept:
-                f.seek(kept - 1)
-                if f.read(1) != b"\n":
-                    f.write(b"\n")
-        return cls(p, sync=sync, _append=True)
+        trim_to(path, kept)
+        return cls(Path(path), sync=sync, _append=True)
 
     def _write(self, f: Any, obj: Any) -> None:
         f.write(json.dumps(obj, ensure_ascii=False) + "\n")
@@ -149,16 +164,16 @@ class LiveRecord:
 
     def action(self, action_json: Any, rolls: Iterable[int] = (), announcement: str = "",
                t: float | None = None) -> None:
-        self._write(self._file, entry_json(action_json, tuple(rolls), f"{_stamp(t)} {announcement}".strip()))
+        self._write(self._file, entry_json(action_json, tuple(rolls), f"{stamp(t)} {announcement}".strip()))
         self.event("action", action=action_json, rolls=list(rolls), announcement=announcement, t=t)
 
     def undo(self, action_json: Any, notation: str = "", t: float | None = None) -> None:
         """Append an undo line: ``action_json``, the last action standing, is taken back."""
-        self._write(self._file, {"undo": action_json, "comment": f"{_stamp(t)} undone: {notation}".strip()})
+        self._write(self._file, {"undo": action_json, "comment": f"{stamp(t)} undone: {notation}".strip()})
         self.event("undo", action=action_json, notation=notation, t=t)
 
     def event(self, kind: str, t: float | None = None, **data: Any) -> None:
-        self._write(self._events, {"time": _stamp(t), "kind": kind, **data})
+        self._write(self._events, {"time": stamp(t), "kind": kind, **data})
 
     def close(self) -> None:
         for f in (self._file, self._events):

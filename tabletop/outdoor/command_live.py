@@ -35,7 +35,8 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
         formatter_class=formatter,
         epilog=("examples:\n  tabletop outdoor --url http://192.168.1.20:8080/video --calibration phone.json\n"
                 "  tabletop outdoor --camera 0 --markers scale --marker-size 6in\n"
-                "  tabletop outdoor --images shots/ --no-window --out annotated/ --audio none\n\n"
+                "  tabletop outdoor --images shots/ --no-window --out annotated/ --audio none\n"
+                "  tabletop outdoor --camera 0 --log game.jsonl     (later: --resume game.jsonl)\n\n"
                 "keys in the window: m mute, q quit.\n\n" + exit_text),
     )
     src = p.add_mutually_exclusive_group(required=True)
@@ -70,6 +71,11 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--audio", default="auto", metavar="MODE", help="auto, none or wav:FILE")
     p.add_argument("--no-window", action="store_true", help="no window: write annotated frames to --out")
     p.add_argument("--out", metavar="DIR", help="folder for annotated frames")
+    log = p.add_mutually_exclusive_group()
+    log.add_argument("--log", metavar="FILE", help="write what is read and said to FILE as it goes (JSON Lines, "
+                     "a line per announcement and per still position; must not exist): a crash loses nothing")
+    log.add_argument("--resume", metavar="FILE", help="continue the session of this log from its last still "
+                     "position (its options and sequence), appending to it")
     p.add_argument("--max-frames", type=whole("frames", 1, 10**9), default=None, metavar="N",
                    help="stop after N frames")
     p.set_defaults(run=run_outdoor)
@@ -85,6 +91,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.outdoor.command import _load_setup
     from tabletop.outdoor.frame import OutdoorAssistant
     from tabletop.outdoor.live import OutdoorSession, click_to_measure
+    from tabletop.outdoor.log import FieldLog, read_log
     from tabletop.outdoor.memory import KEPT
     from tabletop.outdoor.overlay import draw_field
     from tabletop.outdoor.readings import ReadingConfig
@@ -105,9 +112,24 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError("--options", f"not JSON: {err.msg}") from None
     if not isinstance(options, dict):
         raise InputError("--options", 'expected a JSON object such as {"field_of_vision": 180}')
+    held = None
+    if args.resume:
+        if options:
+            raise InputError("--options", "the options are those of the log being resumed: leave --options out")
+        if not Path(args.resume).exists():
+            raise InputError("--resume", f"{args.resume}: no such log (start one with --log FILE)")
+        held = read_log(args.resume)  # read in full before anything is opened or written
+    elif args.log and Path(args.log).exists():
+        raise InputError("--log", f"{args.log} exists (use --resume to continue it)")
     args.track = not args.images  # a stream: keep the field while a hand hides a marker
     setup = _load_setup(args)
-    opts = TheGameOptions.from_json({**options, "field_width": setup.size[0], "field_depth": setup.size[1]})
+    if held is not None:
+        opts = held.options
+        if (opts.field_width, opts.field_depth) != tuple(setup.size):
+            raise InputError("--resume", f"the log's field is {opts.field_width:g}x{opts.field_depth:g} inches, "
+                             f"this set-up's {setup.size[0]:g}x{setup.size[1]:g}")
+    else:
+        opts = TheGameOptions.from_json({**options, "field_width": setup.size[0], "field_depth": setup.size[1]})
     labels: dict[str, Any] = {"current": None}
     if args.labels:
         from vision.detections import Detections
@@ -129,7 +151,21 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     if hasattr(source, "start"):
         source.start()  # a camera or URL that cannot be opened is refused before anything is written
     audio = Audio(args.audio, out=say)
-    session = OutdoorSession(helper, audio.announce, args.window_s)
+    log: FieldLog | None = None
+    if held is not None:
+        log = FieldLog.reopen(args.resume, held.kept)
+    elif args.log:
+        log = FieldLog.create(args.log, opts)
+
+    def announce(text: str, kind: str) -> None:
+        if log is not None:
+            log.said(text, kind)  # kept before it is spoken
+        audio.announce(text, kind)
+
+    session = OutdoorSession(helper, announce, args.window_s,
+                             on_settle=None if log is None else log.position)
+    if held is not None and held.readings is not None:
+        session.resume(held.readings, held.sequence, held.placing)
     paths = iter(getattr(source, "paths", []))
     repeat = getattr(source, "repeat", 1)
     show = not args.no_window and has_display()
@@ -167,7 +203,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                 if show:
                     cv2.imshow(title, img)
                     if clicker is None:
-                        clicker = click_to_measure(title, lambda: session.last, lambda text: audio.announce(text, "info"))
+                        clicker = click_to_measure(title, lambda: session.last, lambda text: announce(text, "info"))
                     key = cv2.waitKey(1) & 0xFF
                     if key == ord("q"):
                         break
@@ -177,6 +213,8 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                 break
     finally:
         audio.close()
+        if log is not None:
+            log.close()
     say(f"{n} frames")
     return 0
 

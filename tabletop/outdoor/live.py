@@ -25,7 +25,7 @@ play``'s) two-click measuring through :class:`~tabletop.outdoor.measure.ClickMea
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.geometry import FieldPoint
@@ -86,11 +86,15 @@ _UNSEEN = {"hidden": "hidden behind another piece", "untouched": "not seen, but 
 class OutdoorSession:
     """Frames in, announcements out. ``window_s``: how long a position must stand still;
     ``remember``: keep a piece where it was last seen while it is hidden behind another, or
-    missed where no hand came (:mod:`tabletop.outdoor.memory`)."""
+    missed where no hand came (:mod:`tabletop.outdoor.memory`); ``on_settle(report,
+    sequence, placing)``: called with each settled position once it is announced (a log,
+    :mod:`tabletop.outdoor.log`)."""
 
     def __init__(self, assistant: OutdoorAssistant, say: Callable[[str, str], None],
-                 window_s: float = 0.6, remember: bool = True) -> None:
+                 window_s: float = 0.6, remember: bool = True,
+                 on_settle: Callable[[FieldReport, int, bool], None] | None = None) -> None:
         self.assistant = assistant
+        self.on_settle = on_settle
         self.remember = remember
         self.say = say
         self.window_s = window_s
@@ -107,6 +111,18 @@ class OutdoorSession:
         #: or an empty field, until a settled position adds no piece.
         self.placing = True
         self._settled_picture: tuple[Any, Any] | None = None
+
+    def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool) -> FieldReport:
+        """Continue a session from a settled position it left (:mod:`tabletop.outdoor.log`):
+        the next still position is compared with ``readings``, in sequence ``sequence``, the
+        pieces still being put down if ``placing``. Says the position and returns it."""
+        report = assess(readings, getattr(self.assistant, "options", None))
+        self.settled, self.sequence, self.placing = report, sequence, placing
+        self.said = {r.id: report.advice[r.id].sentence() for r in report.readings}
+        self._settled_picture = None  # the picture is not in the log: a lost piece's place is not compared
+        counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
+        self.say(f"Resumed sequence {sequence}{' (setting up)' if placing else ''}: {counts} pieces.", "info")
+        return report
 
     @property
     def settling(self) -> bool:
@@ -186,6 +202,8 @@ class OutdoorSession:
                 self.say(text, "info")
         self.said = now
         self.settled = report
+        if self.on_settle is not None:
+            self.on_settle(report, self.sequence, self.placing)
         last = self.last  # its picture (a copy: a camera may fill one buffer) tells whether a place looks as it did
         self._settled_picture = None if last is None or last.image is None or last.view is None \
             else (last.image.copy(), last.view)

@@ -134,7 +134,7 @@ def test_a_camera_or_stream_that_cannot_be_opened_leaves_nothing_behind(cli, tmp
                                                                        source: list[str], needle: str) -> None:
     """A camera not plugged in (or a phone's address mistyped) is refused at once, before a
     record, a folder of frames or a WAV is made: a header-only record left behind would block
-    the next try with "exists (use --resume)". A stream lost later is reopened (test_live)."""
+    the next try with "exists (use --resume)" (the outdoor session's log too). A stream lost later is reopened (test_live)."""
     from tabletop.live.inputs import Capture
 
     monkeypatch.setattr(Capture, "open", lambda self: None)
@@ -142,7 +142,8 @@ def test_a_camera_or_stream_that_cannot_be_opened_leaves_nothing_behind(cli, tmp
     result = cli("play", "oneworld", *source, "--record", str(record), "--no-window", "--out", str(frames),
                  "--audio", f"wav:{wav}")
     assert result.code == 2 and needle in result.error_line()
-    result = cli("outdoor", *source, "--no-window", "--out", str(frames), "--audio", f"wav:{wav}")
+    result = cli("outdoor", *source, "--no-window", "--out", str(frames), "--audio", f"wav:{wav}",
+                 "--log", str(record))
     assert result.code == 2 and needle in result.error_line()
     assert list(tmp_path.iterdir()) == []
 

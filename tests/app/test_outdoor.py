@@ -211,7 +211,10 @@ def test_a_session_announces_settled_positions_and_judges_moves():
     assert said[1][1] == "Blue to move."
 
 
-def test_outdoor_command_on_a_rendered_photo(cli, tmp_path):
+def rendered_shot(folder):
+    """A rendered field (seed 404, 1280x720, no hand) as ``folder/a.png`` with its ground truth
+    beside it, as ``tabletop render`` writes (for ``tabletop outdoor --images DIR --labels``);
+    returns the truth."""
     import cv2
 
     from vision.render import CameraRanges, Renderer, RenderOptions
@@ -222,15 +225,20 @@ def test_outdoor_command_on_a_rendered_photo(cli, tmp_path):
     rng = np.random.default_rng([404, 0])
     frame = r.render_state(sampled.game, sampled.state, r.new_view(rng, r.adapter[0](sampled.game, sampled.state)),
                            rng=rng, source=sampled)
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), frame.image)
+    (folder / "a.json").write_text(json.dumps(frame.truth))
+    return frame.truth
+
+
+def test_outdoor_command_on_a_rendered_photo(cli, tmp_path):
     shots = tmp_path / "shots"
-    shots.mkdir()
-    cv2.imwrite(str(shots / "a.png"), frame.image)
-    (shots / "a.json").write_text(json.dumps(frame.truth))
+    truth = rendered_shot(shots)
     result = cli("outdoor", "--images", str(shots), "--labels", "--no-window", "--out", str(tmp_path / "out"),
                  "--audio", "none", "--window", "0.2")
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    pieces = [p for p in frame.truth["pieces"] if p.get("in_labels") and not p.get("held")]
+    pieces = [p for p in truth["pieces"] if p.get("in_labels") and not p.get("held")]
     assert not any("No field" in line for line in lines)
     assert sum(1 for line in lines if " is observed" in line or " is unobserved" in line) == len(pieces)
     assert len(list((tmp_path / "out").glob("frame-*.jpg"))) == 5

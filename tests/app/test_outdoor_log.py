@@ -1,0 +1,163 @@
+"""The outdoor session's log (``tabletop outdoor --log / --resume``): written as the session
+goes, read back to continue it, and refused with the line's number when it cannot be read."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from rules.the_game.options import TheGameOptions
+from tabletop.errors import RecordError
+from tabletop.outdoor.assistant import assess
+from tabletop.outdoor.live import OutdoorSession
+from tabletop.outdoor.log import FORMAT, FieldLog, read_log
+from tabletop.outdoor.memory import KEPT
+
+from .test_outdoor import _frame, _Stub, reading, rendered_shot
+
+
+def _session(frames, said, log=None):
+    return OutdoorSession(_Stub(frames), lambda text, kind: said.append((kind, text)), window_s=0.2,
+                          on_settle=None if log is None else log.position)
+
+
+def _play(session, frames, start=0.0):
+    for i in range(frames):
+        session.process(None, start + 0.1 * i)
+
+
+def test_a_log_keeps_what_was_said_and_each_settled_position(tmp_path: Path) -> None:
+    log_path = tmp_path / "game.jsonl"
+    start = [reading("R1", 12, 6, 90), reading("B1", 12, 9, 270)]
+    moved = [reading("R1", 12, 10.5, 90), reading("B1", 12, 9, 270)]
+    frames = [_frame(start)] * 3 + [_frame(moved, hands=[(0, 0, 10, 10)])] + [_frame(moved)] * 3
+    said: list[tuple[str, str]] = []
+    with FieldLog.create(log_path, TheGameOptions()) as log:
+        session = OutdoorSession(_Stub(frames), lambda text, kind: (log.said(text, kind), said.append((kind, text))),
+                                 window_s=0.2, on_settle=log.position)
+        _play(session, 7)
+    lines = [json.loads(line) for line in log_path.read_text().splitlines()]
+    assert lines[0]["format"] == FORMAT and lines[0]["options"]["field_width"] == 24.0
+    assert [(x["kind"], x["said"]) for x in lines if "said" in x] == said
+    positions = [x["position"] for x in lines if "position" in x]
+    assert len(positions) == 2  # the set-up read, then the move
+    assert [p["at"] for p in positions[1]["pieces"] if p["id"] == "R1"] == [{"x": 12.0, "y": 10.5}]
+    assert positions[1]["placing"] is False and positions[1]["sequence"] == 1
+    held = read_log(log_path)
+    assert held.positions == 2 and held.said == len(said) and held.sequence == 1 and not held.placing
+    assert {(r.id, r.side, r.centre.x, r.centre.y, r.facing) for r in held.readings} == \
+        {(r.id, r.side, r.centre.x, r.centre.y, r.facing) for r in moved}
+    # a position is logged once what it made the session say is logged
+    move = next(i for i, x in enumerate(lines) if "said" in x and "moved" in x["said"])
+    assert next(i for i, x in enumerate(lines) if "position" in x and not x["position"]["placing"]) > move
+
+
+def test_a_resumed_session_judges_the_next_move_against_the_logged_position(tmp_path: Path) -> None:
+    log_path = tmp_path / "game.jsonl"
+    start = [reading("R1", 12, 6, 90), reading("B1", 12, 9, 270)]
+    with FieldLog.create(log_path, TheGameOptions()) as log:
+        _play(_session([_frame(start)] * 3 + [_frame(start)] * 3, [], log), 3)
+        log.position(assess(start), 1, False)  # the play has begun: no more pieces are being put down
+    log, held = FieldLog.resume(log_path)
+    moved = [reading("R1", 12, 13.5, 90), reading("B1", 12, 9, 270)]
+    said: list[tuple[str, str]] = []
+    with log:
+        session = _session([_frame(moved, hands=[(0, 0, 10, 10)])] + [_frame(moved)] * 3, said, log)
+        session.resume(held.readings, held.sequence, held.placing)
+        _play(session, 4)
+    assert said[0] == ("info", "Resumed sequence 1: 1 red, 1 blue pieces.")
+    assert said[1][0] == "illegal" and '1.50" too far' in said[1][1]  # not "Field read": the move is judged
+    assert read_log(log_path).positions == 3
+    # a fresh session (no log) reads the same frames as a new field
+    fresh: list[tuple[str, str]] = []
+    _play(_session([_frame(moved)] * 3, fresh), 3)
+    assert fresh[0] == ("info", "Field read: 1 red, 1 blue pieces.")
+
+
+def test_a_kept_piece_and_the_setting_up_come_back_from_a_log(tmp_path: Path) -> None:
+    log_path = tmp_path / "game.jsonl"
+    hidden = replace(reading("B2", 12, 11, 270), method=KEPT)
+    report = assess([reading("R1", 12, 6, 90), reading("B1", 12, 9, 270), hidden])
+    with FieldLog.create(log_path, TheGameOptions(field_of_vision=120.0)) as log:
+        log.position(report, 3, True)
+    line = json.loads(log_path.read_text().splitlines()[1])
+    assert next(p for p in line["position"]["pieces"] if p["id"] == "B2")["box"] is None
+    held = read_log(log_path)
+    assert held.options.field_of_vision == 120.0
+    assert held.sequence == 3 and held.placing
+    assert {r.id: r.method for r in held.readings} == {"R1": "fit", "B1": "fit", "B2": KEPT}
+    said: list[tuple[str, str]] = []
+    session = _session([], said)
+    session.resume(held.readings, held.sequence, held.placing)
+    assert said == [("info", "Resumed sequence 3 (setting up): 1 red, 2 blue pieces.")]
+    assert session.placing and session.sequence == 3
+    assert {r.id for r in session.settled.readings} == {"R1", "B1", "B2"}
+
+
+def test_a_line_cut_short_by_a_crash_is_dropped_and_a_bad_line_refused(tmp_path: Path) -> None:
+    log_path = tmp_path / "game.jsonl"
+    with FieldLog.create(log_path, TheGameOptions(), sync=False) as log:
+        log.said("Field read: 1 red, 0 blue pieces.", "info")
+        log.position(assess([reading("R1", 12, 6, 90)]), 1, True)
+    whole = log_path.read_bytes()
+    log_path.write_bytes(whole + b'{"time": "2026-11-24T12:00:00", "said": "Red R1 mo')
+    held = read_log(log_path)
+    assert held.kept == len(whole) and held.said == 1 and held.positions == 1
+    log, _ = FieldLog.resume(log_path, sync=False)
+    with log:
+        log.said("Red to move.", "info")
+    text = log_path.read_text()
+    assert text.startswith(whole.decode()) and "Red R1 mo" not in text
+    assert [json.loads(x).get("said") for x in text.splitlines()[3:]] == ["Red to move."]
+
+    def refused(lines: list[str]) -> str:
+        bad = tmp_path / "bad.jsonl"
+        text = "\n".join(lines) + "\n"
+        bad.write_text(text)
+        with pytest.raises(RecordError) as err:
+            FieldLog.resume(bad)
+        assert bad.read_text() == text  # left as it was
+        return str(err.value)
+
+    header, *rest = whole.decode().splitlines()
+    assert "line 2: invalid JSON" in refused([header, "{not json", *rest])
+    assert "line 1: format" in refused(['{"game": "oneworld"}', *rest])
+    piece = json.loads(rest[1])
+    piece["position"]["pieces"][0]["at"] = {"x": "left"}
+    assert "line 3: position.pieces[0].at.x: expected a number" in refused([header, rest[0], json.dumps(piece)])
+    piece["position"]["pieces"][0].update(at={"x": 1, "y": 2}, side="green")
+    assert "position.pieces[0].side" in refused([header, rest[0], json.dumps(piece)])
+    assert "line 2: kind" in refused([header, '{"time": "t", "said": "hello", "kind": "shout"}'])
+    assert "empty" in refused([""])
+    with pytest.raises(RecordError, match="folder"):
+        read_log(tmp_path)
+
+
+def test_outdoor_command_writes_a_log_and_resumes_it(cli, tmp_path: Path) -> None:
+    shots = tmp_path / "shots"
+    rendered_shot(shots)
+    log_path = tmp_path / "game.jsonl"
+    run = ("outdoor", "--images", str(shots), "--labels", "--no-window", "--out", str(tmp_path / "out"),
+           "--audio", "none", "--window", "0.2")
+    result = cli(*run, "--log", str(log_path))
+    assert result.code == 0, result.err
+    said = [line for line in result.out.splitlines() if " is observed" in line or " is unobserved" in line]
+    held = read_log(log_path)
+    assert held.positions == 1 and held.said >= len(said) > 0
+    assert len(held.readings) == len(said)
+    result = cli(*run, "--log", str(log_path))
+    assert result.code == 2 and "exists (use --resume" in result.error_line()
+    result = cli(*run, "--resume", str(log_path), "--options", '{"field_of_vision": 90}')
+    assert result.code == 2 and "--options" in result.error_line()
+    result = cli(*run, "--resume", str(tmp_path / "none.jsonl"))
+    assert result.code == 2 and "no such log" in result.error_line()
+    result = cli(*run, "--resume", str(log_path))
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[0].startswith("Resumed sequence 1 (setting up): ")
+    assert not any(line in said for line in result.out.splitlines())  # the same position: nothing said again
+    assert read_log(log_path).positions == 1
+    result = cli(*run, "--resume", str(log_path), "--field-size", "36x24")
+    assert result.code == 2 and "the log's field is 24x24 inches" in result.error_line()
