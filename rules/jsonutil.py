@@ -85,6 +85,10 @@ def get_int(
     if isinstance(value, bool) or not isinstance(value, int):
         raise FormatError(path(where, key), f"expected a whole number, got {value!r}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if hi is None:
+            raise FormatError(path(where, key), f"{_short(value)} is out of range ({lo} or more)")
+        if lo is None:
+            raise FormatError(path(where, key), f"{_short(value)} is out of range ({hi} or less)")
         raise FormatError(path(where, key), f"{_short(value)} is out of range ({lo}..{hi})")
     return value
 

@@ -250,6 +250,13 @@ def test_get_int_out_of_range_message_stays_short() -> None:
     assert "out of range (0..99)" in str(info.value) and len(str(info.value)) < 80
 
 
+def test_get_int_with_one_bound_names_that_bound() -> None:
+    with pytest.raises(FormatError, match=r"^position\.turn: -3 is out of range \(1 or more\)$"):
+        get_int({"turn": -3}, "turn", "position", lo=1)
+    with pytest.raises(FormatError, match=r"^n: 12 is out of range \(9 or less\)$"):
+        get_int({"n": 12}, "n", "", hi=9)
+
+
 def test_map_text_errors_stay_map_errors_naming_the_option_and_line() -> None:
     with pytest.raises(MapError) as info:
         OneWorld.from_options({"map_text": "size 2 2\nrow ² TT\nrow 2 ..\n"})
