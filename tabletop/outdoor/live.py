@@ -83,6 +83,11 @@ _UNSEEN = {"hidden": "hidden behind another piece", "untouched": "not seen, but 
            "unchanged": "not found, but its place looks as it did"}
 
 
+#: A hand's box (pixels) over the whole field: the frames between two sessions (a crash and
+#: ``--resume``) were not watched, so no piece missing then is kept as "no hand came near it".
+UNWATCHED = (-1e9, -1e9, 1e9, 1e9)
+
+
 class OutdoorSession:
     """Frames in, announcements out. ``window_s``: how long a position must stand still;
     ``remember``: keep a piece where it was last seen while it is hidden behind another, or
@@ -115,11 +120,14 @@ class OutdoorSession:
     def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool) -> FieldReport:
         """Continue a session from a settled position it left (:mod:`tabletop.outdoor.log`):
         the next still position is compared with ``readings``, in sequence ``sequence``, the
-        pieces still being put down if ``placing``. Says the position and returns it."""
+        pieces still being put down if ``placing``. Nobody watched the field meanwhile, so a
+        piece missing then may have been lifted (:data:`UNWATCHED`). Says the position and
+        returns it."""
         report = assess(readings, getattr(self.assistant, "options", None))
         self.settled, self.sequence, self.placing = report, sequence, placing
         self.said = {r.id: report.advice[r.id].sentence() for r in report.readings}
         self._settled_picture = None  # the picture is not in the log: a lost piece's place is not compared
+        self._hands = [UNWATCHED]  # nobody watched between the sessions: a hand may have reached any piece
         counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
         self.say(f"Resumed sequence {sequence}{' (setting up)' if placing else ''}: {counts} pieces.", "info")
         return report

@@ -161,3 +161,27 @@ def test_outdoor_command_writes_a_log_and_resumes_it(cli, tmp_path: Path) -> Non
     assert read_log(log_path).positions == 1
     result = cli(*run, "--resume", str(log_path), "--field-size", "36x24")
     assert result.code == 2 and "the log's field is 24x24 inches" in result.error_line()
+
+
+def test_a_piece_missing_after_a_resume_is_not_kept_as_untouched(tmp_path: Path) -> None:
+    """Between two sessions nobody watched the field: a piece gone from open ground then may
+    have been lifted by a hand no frame saw, so it is not kept as "no hand came near it"."""
+    start = [reading("R1", 12, 6, 90), reading("B1", 12, 9, 270), reading("B2", 4, 20, 180)]
+    without_b2 = start[:2]
+
+    def first_lines(resumed: bool) -> list[str]:
+        said: list[tuple[str, str]] = []
+        if resumed:
+            session = _session([_frame(without_b2)] * 4, said)
+            session.resume(assess(start).readings, 1, False)
+            _play(session, 4)
+        else:
+            session = _session([_frame(start)] * 3 + [_frame(without_b2)] * 4, said)
+            _play(session, 7)
+        return [text for _, text in said]
+
+    watched = first_lines(resumed=False)
+    assert "Blue B2 is not seen, but no hand came near it: kept where it was last seen." in watched
+    resumed = first_lines(resumed=True)
+    assert not any("kept where it was last seen" in line for line in resumed)
+    assert "Blue B2 left the field at the far edge." in resumed  # unobserved, 4" from it: it walked off
