@@ -10,7 +10,8 @@ import json
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["DEFAULT_IMGSZ", "ModelNotFoundError", "available", "inference_settings", "reads_mirrored", "weights_path"]
+__all__ = ["DEFAULT_IMGSZ", "ModelNotFoundError", "available", "inference_settings", "reading_settings", "reads_mirrored",
+           "weights_path"]
 
 #: The size frames are read at (the network input's longer side, pixels) unless a recipe says otherwise.
 DEFAULT_IMGSZ = 640
@@ -54,6 +55,17 @@ def _inference_section(weights: str | Path) -> tuple[str, dict[str, object]]:
     return recipe.name, section
 
 
+def reading_settings(weights: str | Path) -> tuple[int, float | None, bool]:
+    """:func:`inference_settings` and :func:`reads_mirrored` together, the recipe read once:
+    ``(imgsz, piece_px, mirror)``.
+
+    >>> reading_settings("runs/mine/detector.pt")
+    (640, None, False)
+    """
+    name, section = _inference_section(weights)
+    return (*_sizes(name, section), _mirror(name, section))
+
+
 def inference_settings(weights: str | Path) -> tuple[int, float | None]:
     """How frames are read by ``weights``: the size to start at (pixels, the network input's
     longer side) and, when frames are read at the size their pieces need, the pieces' median
@@ -65,7 +77,10 @@ def inference_settings(weights: str | Path) -> tuple[int, float | None]:
     >>> inference_settings("runs/mine/detector.pt")
     (640, None)
     """
-    name, section = _inference_section(weights)
+    return _sizes(*_inference_section(weights))
+
+
+def _sizes(name: str, section: dict[str, object]) -> tuple[int, float | None]:
     size, piece = section.get("imgsz", DEFAULT_IMGSZ), section.get("piece_px")
     if not isinstance(size, int) or not 32 <= size <= 4096 or size % 32:
         raise ValueError(f"models/{name}: inference.imgsz must be a multiple of 32 from 32 to 4096, got {size!r}")
@@ -83,7 +98,10 @@ def reads_mirrored(weights: str | Path) -> bool:
     >>> reads_mirrored("runs/mine/detector.pt")
     False
     """
-    name, section = _inference_section(weights)
+    return _mirror(*_inference_section(weights))
+
+
+def _mirror(name: str, section: dict[str, object]) -> bool:
     mirror = section.get("mirror", False)
     if not isinstance(mirror, bool):
         raise ValueError(f"models/{name}: inference.mirror must be true or false, got {mirror!r}")  # noqa: TRY004 - as above

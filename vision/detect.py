@@ -276,17 +276,16 @@ class Detector:
         """
         import models
 
-        piece_px = None
-        try:
-            mirror = models.reads_mirrored(game_or_path) if mirror is None else bool(mirror)
+        try:  # the recipe's section is checked there
+            size, piece_px, reads_mirrored = models.reading_settings(game_or_path)
         except ValueError as err:
             raise DetectorError(str(err)) from None
+        mirror = reads_mirrored if mirror is None else bool(mirror)
         if imgsz is None:
-            try:  # the recipe's size is checked there
-                imgsz, piece_px = models.inference_settings(game_or_path)
-            except ValueError as err:
-                raise DetectorError(str(err)) from None
-        elif imgsz % 32 or not 32 <= imgsz <= 4096:
+            imgsz = size
+        else:
+            piece_px = None  # a size given: every frame is read at it
+        if imgsz % 32 or not 32 <= imgsz <= 4096:
             raise DetectorError(f"imgsz must be a multiple of 32 from 32 to 4096, got {imgsz}")
         if backend not in BACKENDS:
             raise DetectorError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
