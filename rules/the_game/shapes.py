@@ -163,6 +163,18 @@ def _check_polygon(pts: Outline) -> None:
                          "given in the piece's own frame, not in field coordinates")
 
 
+def contains(outline: Outline, x: float, y: float) -> bool:
+    """Whether a footprint placed on the field (:meth:`Footprint.outline`) covers the
+    point ``(x, y)``, its edge included.
+
+    >>> contains(Footprint.rectangle(3.5, 0.5).outline(10, 10, 0), 11.5, 10.2)
+    True
+    >>> contains(Footprint.rectangle(3.5, 0.5).outline(10, 10, 90), 11.5, 10.2)
+    False
+    """
+    return _contains(outline, x, y)
+
+
 def _contains(pts: Outline, x: float, y: float) -> bool:
     """Whether a convex counter-clockwise polygon contains a point (boundary included)."""
     n = len(pts)

@@ -33,7 +33,7 @@ from rules.the_game.acting import target_number
 from rules.the_game.model import Piece
 from rules.the_game.moves import Field, plan_move
 from rules.the_game.options import TheGameOptions
-from rules.the_game.shapes import gap
+from rules.the_game.shapes import contains, gap
 from rules.the_game.sight import Sighting, observation, roll_stat
 from tabletop.outdoor.readings import PieceReading
 
@@ -202,11 +202,20 @@ def _match(before: Sequence[Piece], after: Sequence[Piece]) -> dict[str, Piece]:
     return {before[i].id: after[j] for i, j in pairs.items()}
 
 
+def _overlap(a: Piece, b: Piece) -> bool:
+    """Whether two pieces of one side were read one over the other: the centre of each
+    within the other's foot on the ground."""
+    return a.id != b.id and a.side == b.side and (contains(a.outline, b.at.x, b.at.y)
+                                                  or contains(b.outline, a.at.x, a.at.y))
+
+
 def compare(before: FieldReport, after: FieldReport) -> list[str]:
     """Sentences on what moved between two positions: each moved piece's move judged by the
     rules (with its status before the move), and pieces that left the field. A piece of
-    ``before`` missing from ``after`` where a piece of its side stands within :data:`TWICE`
-    was a second reading of that piece: nothing is said of it."""
+    ``before`` missing from ``after`` where a piece of its side stands within :data:`TWICE`,
+    or whose centre lay within the foot of a piece of its side found again (still or moved;
+    or that piece's centre within its foot), was a second reading of that piece: nothing is
+    said of it."""
     opts = before.options
     fld = Field(opts.field_width, opts.field_depth)
     found = _match(before.pieces, after.pieces)
@@ -217,8 +226,9 @@ def compare(before: FieldReport, after: FieldReport) -> list[str]:
         observed = adv.observed if adv else True
         q = found.get(p.id)
         who = f"{p.side.capitalize()} {p.id}"
-        if q is None and any(o.side == p.side and o.at.distance(p.at) <= TWICE for o in after.pieces):
-            continue  # one piece read twice before, once now: nothing left
+        if q is None and (any(o.side == p.side and o.at.distance(p.at) <= TWICE for o in after.pieces)
+                          or any(_overlap(o, p) for o in before.pieces if o.id in found)):
+            continue  # one piece read twice before, once now (here or where it moved to): nothing left
         if q is None:
             edge, e = fld.nearest(p.at)
             reach = opts.observed_move if observed else opts.unobserved_move

@@ -828,3 +828,25 @@ def test_hands_that_moved_nothing_are_forgotten_once_the_field_is_read_again():
         session.process(None, 0.125 * i)
     assert any("not seen, but no hand came near it" in t for t in said)
     assert len(session.settled.readings) == 2
+
+
+def test_a_piece_read_twice_that_moves_leaves_no_gone_piece_behind():
+    """A stick read three times along its length (readings 0.5" apart) that then moves: one
+    move, and its other readings are not said to be gone; two sticks side by side (their feet
+    apart), one moved away and the other taken, still tell of the one taken."""
+    from dataclasses import replace
+
+    stick = Footprint.rectangle(3.5, 0.5)
+
+    def laid(pid, x, y, facing=0.0):
+        r = reading(pid, x, y, facing, "blue")
+        return replace(r, footprint=stick, outline=stick.outline(x, y, facing))
+
+    red = reading("R1", 4, 20, 270)
+    before = assess([laid("B1", 14.4, 11.7), laid("B2", 14.5, 11.7), laid("B3", 14.9, 11.7), red])
+    after = assess([laid("B1", 16.2, 15.3, 90), red])
+    said = compare(before, after)
+    assert len(said) == 1 and said[0].startswith("Blue B") and " moved " in said[0]
+    apart = assess([laid("B1", 14.5, 11.0), laid("B2", 14.5, 12.0), red])  # side by side, 1" apart
+    said = compare(apart, after)
+    assert len(said) == 2 and any(" is gone" in s for s in said)
