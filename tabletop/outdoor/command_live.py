@@ -166,6 +166,8 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                              on_settle=None if log is None else log.position)
     if held is not None and held.readings is not None:
         session.resume(held.readings, held.sequence, held.placing)
+    elif held is not None:
+        announce("Resumed: no still position was read before; reading the field afresh.", "info")
     paths = iter(getattr(source, "paths", []))
     repeat = getattr(source, "repeat", 1)
     show = not args.no_window and has_display()

@@ -161,6 +161,13 @@ def test_outdoor_command_writes_a_log_and_resumes_it(cli, tmp_path: Path) -> Non
     assert read_log(log_path).positions == 1
     result = cli(*run, "--resume", str(log_path), "--field-size", "36x24")
     assert result.code == 2 and "the log's field is 24x24 inches" in result.error_line()
+    bare = tmp_path / "bare.jsonl"
+    FieldLog.create(bare, TheGameOptions()).close()  # a session stopped before any position stood still
+    result = cli(*run, "--resume", str(bare))
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[0] == "Resumed: no still position was read before; reading the field afresh."
+    assert result.out.splitlines()[1].startswith("Field read: ")
+    assert read_log(bare).positions == 1
 
 
 def test_a_piece_missing_after_a_resume_is_not_kept_as_untouched(tmp_path: Path) -> None:
