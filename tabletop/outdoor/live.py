@@ -32,7 +32,7 @@ from rules.geometry import FieldPoint
 from tabletop.outdoor.assistant import FieldReport, assess, compare, pair_nearest
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
-from tabletop.outdoor.memory import KEPT, out_of_sight, place_likeness
+from tabletop.outdoor.memory import KEPT, STILL, out_of_sight, place_likeness
 from tabletop.outdoor.readings import PieceReading, name_pieces
 
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
@@ -81,6 +81,17 @@ def _same(a: tuple, b: tuple, inches: float = 0.5, degrees: float = 20.0, vanish
 #: How a kept piece's absence is said (:func:`tabletop.outdoor.memory.out_of_sight`'s reasons).
 _UNSEEN = {"hidden": "hidden behind another piece", "untouched": "not seen, but no hand came near it",
            "unchanged": "not found, but its place looks as it did"}
+
+
+def _shifted_only(before: FieldReport, after: FieldReport) -> bool:
+    """Whether every piece of ``before`` is read again within :data:`~tabletop.outdoor.memory.STILL`
+    of where it stood, and nothing else is read: no piece moved. While the pieces are put
+    down, that is a piece put down against one of its own side and read as one with it (or
+    hiding it), not the first move."""
+    if len(after.readings) != len(before.readings):
+        return False
+    pairs = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in after.readings], STILL)
+    return len(pairs) == len(before.readings)
 
 
 #: A hand's box (pixels) over the whole field: the frames between two sessions (a crash and
@@ -173,7 +184,8 @@ class OutdoorSession:
 
     def _settle(self, report: FieldReport) -> None:
         report = self._with_hidden(report)
-        if self.placing and self.settled is not None and len(report.readings) <= len(self.settled.readings):
+        if self.placing and self.settled is not None and len(report.readings) <= len(self.settled.readings) \
+                and not _shifted_only(self.settled, report):
             self.placing = False  # (without memory: _with_hidden has not looked) no piece was put down
         counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
         if self.settled is None:
@@ -237,7 +249,8 @@ class OutdoorSession:
         height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
         likeness = self._likeness(view, height)
         kept = out_of_sight(self.settled, report, view, height, hands=hands, placing=self.placing, likeness=likeness)
-        if self.placing and len(report.readings) + len(kept) <= len(self.settled.readings):
+        if self.placing and len(report.readings) + len(kept) <= len(self.settled.readings) \
+                and not _shifted_only(self.settled, report):
             self.placing = False  # no piece was put down: the play has begun, pieces move
             kept = out_of_sight(self.settled, report, view, height, hands=hands, likeness=likeness)
         if not kept:

@@ -678,6 +678,40 @@ def test_nothing_is_judged_while_pieces_are_put_down_and_the_first_move_is():
         assert not session.placing
 
 
+def test_a_piece_put_down_against_one_of_its_own_side_and_read_as_one_does_not_end_the_set_up():
+    """A red piece put down against a red one, the two read as one piece 0.7" off: the count
+    stays and no piece moved an inch, so that is set-up, not the first move; a move of 3"
+    then is judged, and a first move of an inch or more ends the set-up as before."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+    start = [_seen("R1", 12, 10, 90, view), _seen("B1", 4, 20, 270, view)]
+    merged = [_seen("R1", 12.7, 10, 90, view), _seen("B1", 4, 20, 270, view)]
+    moved = [_seen("R1", 12.7, 13, 90, view), _seen("B1", 4, 20, 270, view)]
+    near_move = [_seen("R1", 13.1, 10, 90, view), _seen("B1", 4, 20, 270, view)]
+    for remember in (True, False):
+        said: list[str] = []
+        frames = [start] * 3 + [merged] * 3 + [moved] * 3
+        session = OutdoorSession(_Stub([_frame(f) for f in frames]), lambda text, kind, heard=said: heard.append(text),
+                                 window_s=0.2, remember=remember)
+        for i in range(6):
+            session.process(None, 0.125 * i)
+        assert said[0] == "Field read: 1 red, 1 blue pieces."
+        assert "Setting up: 1 red, 1 blue pieces." in said and not [t for t in said if " moved " in t]
+        assert session.placing
+        for i in range(6, 9):
+            session.process(None, 0.125 * i)
+        assert [t for t in said if " moved " in t] == ["Red R1 moved 3 inches (observed: 6 inches allowed)."]
+        assert not session.placing
+        said.clear()
+        session = OutdoorSession(_Stub([_frame(f) for f in [start] * 3 + [near_move] * 3]),
+                                 lambda text, kind, heard=said: heard.append(text), window_s=0.2, remember=remember)
+        for i in range(6):
+            session.process(None, 0.125 * i)
+        assert [t for t in said if " moved " in t] == ["Red R1 moved 1.1 inches (observed: 6 inches allowed)."]
+        assert not session.placing
+
+
 def test_a_piece_found_now_and_then_beside_another_does_not_restart_the_window():
     from tabletop.outdoor.live import _same, position_key
 
