@@ -203,7 +203,7 @@ def _match(before: Sequence[Piece], after: Sequence[Piece]) -> dict[str, Piece]:
 
 
 def _overlap(a: Piece, b: Piece) -> bool:
-    """Whether two pieces of one side were read one over the other: the centre of each
+    """Whether two pieces of one side were read one over the other: the centre of one
     within the other's foot on the ground."""
     return a.id != b.id and a.side == b.side and (contains(a.outline, b.at.x, b.at.y)
                                                   or contains(b.outline, a.at.x, a.at.y))
