@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.argtypes import frame_size, image_size, number, whole
-from tabletop.errors import InputError
+from tabletop.errors import InputError, RecordError
 
 __all__ = ["add_outdoor_parser", "run_outdoor"]
 
@@ -73,7 +73,8 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--out", metavar="DIR", help="folder for annotated frames")
     log = p.add_mutually_exclusive_group()
     log.add_argument("--log", metavar="FILE", help="write what is read and said to FILE as it goes (JSON Lines, "
-                     "a line per announcement and per still position; must not exist): a crash loses nothing")
+                     "a line per announcement and per still position; must not exist), the last still position's "
+                     "frame beside it (FILE.still.jpg, FILE.still.json): a crash loses nothing")
     log.add_argument("--resume", metavar="FILE", help="continue the session of this log from its last still "
                      "position (its options and sequence), appending to it")
     p.add_argument("--max-frames", type=whole("frames", 1, 10**9), default=None, metavar="N",
@@ -91,7 +92,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.outdoor.command import _load_setup
     from tabletop.outdoor.frame import OutdoorAssistant
     from tabletop.outdoor.live import OutdoorSession, click_to_measure
-    from tabletop.outdoor.log import FieldLog, read_log
+    from tabletop.outdoor.log import FieldLog, read_log, read_still
     from tabletop.outdoor.memory import KEPT
     from tabletop.outdoor.overlay import draw_field
     from tabletop.outdoor.readings import ReadingConfig
@@ -153,7 +154,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     audio = Audio(args.audio, out=say)
     log: FieldLog | None = None
     if held is not None:
-        log = FieldLog.reopen(args.resume, held.kept)
+        log = FieldLog.reopen(args.resume, held.kept, positions=held.positions)
     elif args.log:
         log = FieldLog.create(args.log, opts)
 
@@ -162,10 +163,18 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
             log.said(text, kind)  # kept before it is spoken
         audio.announce(text, kind)
 
-    session = OutdoorSession(helper, announce, args.window_s,
-                             on_settle=None if log is None else log.position)
+    def settled(report: Any, sequence: int, placing: bool) -> None:
+        if log is not None:
+            log.position(report, sequence, placing, picture=session.settled_picture)
+
+    session = OutdoorSession(helper, announce, args.window_s, on_settle=settled)
     if held is not None and held.readings is not None:
-        session.resume(held.readings, held.sequence, held.placing)
+        picture = None
+        try:
+            picture = read_still(args.resume, held.positions)
+        except RecordError as err:
+            say(f"note: the last position's picture is not used: {err}")
+        session.resume(held.readings, held.sequence, held.placing, picture)
     elif held is not None:
         announce("Resumed: no still position was read before; reading the field afresh.", "info")
     paths = iter(getattr(source, "paths", []))

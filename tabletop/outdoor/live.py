@@ -103,8 +103,8 @@ class OutdoorSession:
     """Frames in, announcements out. ``window_s``: how long a position must stand still;
     ``remember``: keep a piece where it was last seen while it is hidden behind another, or
     missed where no hand came (:mod:`tabletop.outdoor.memory`); ``on_settle(report,
-    sequence, placing)``: called with each settled position once it is announced (a log,
-    :mod:`tabletop.outdoor.log`)."""
+    sequence, placing)``: called with each settled position once it is announced, its frame
+    in :attr:`settled_picture` (a log, :mod:`tabletop.outdoor.log`)."""
 
     def __init__(self, assistant: OutdoorAssistant, say: Callable[[str, str], None],
                  window_s: float = 0.6, remember: bool = True,
@@ -128,20 +128,28 @@ class OutdoorSession:
         self.placing = True
         self._settled_picture: tuple[Any, Any] | None = None
 
-    def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool) -> FieldReport:
+    def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool,
+               picture: tuple[Any, Any] | None = None) -> FieldReport:
         """Continue a session from a settled position it left (:mod:`tabletop.outdoor.log`):
         the next still position is compared with ``readings``, in sequence ``sequence``, the
-        pieces still being put down if ``placing``. Nobody watched the field meanwhile, so a
-        piece missing then may have been lifted (:data:`UNWATCHED`). Says the position and
-        returns it."""
+        pieces still being put down if ``placing``; ``picture``: that position's frame and its
+        view (:attr:`settled_picture`, kept beside the log), to tell whether a piece missed
+        then still stands where it was (``None``: such a piece is not kept). Nobody watched
+        the field meanwhile, so a piece missing then may have been lifted (:data:`UNWATCHED`).
+        Says the position and returns it."""
         report = assess(readings, getattr(self.assistant, "options", None))
         self.settled, self.sequence, self.placing = report, sequence, placing
         self.said = {r.id: report.advice[r.id].sentence() for r in report.readings}
-        self._settled_picture = None  # the picture is not in the log: a lost piece's place is not compared
+        self._settled_picture = picture
         self._hands = [UNWATCHED]  # nobody watched between the sessions: a hand may have reached any piece
         counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
         self.say(f"Resumed sequence {sequence}{' (setting up)' if placing else ''}: {counts} pieces.", "info")
         return report
+
+    @property
+    def settled_picture(self) -> tuple[Any, Any] | None:
+        """The last settled position's frame (undistorted) and its view, ``None`` without one."""
+        return self._settled_picture
 
     @property
     def settling(self) -> bool:
@@ -222,11 +230,11 @@ class OutdoorSession:
                 self.say(text, "info")
         self.said = now
         self.settled = report
-        if self.on_settle is not None:
-            self.on_settle(report, self.sequence, self.placing)
         last = self.last  # its picture (a copy: a camera may fill one buffer) tells whether a place looks as it did
         self._settled_picture = None if last is None or last.image is None or last.view is None \
             else (last.image.copy(), last.view)
+        if self.on_settle is not None:
+            self.on_settle(report, self.sequence, self.placing)
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
         """How alike a piece's place looks in the last settled position's picture and in the

@@ -21,6 +21,17 @@ resumed session starts from the log's last position: the next still position is 
 with it, as if the session had never stopped. A last line cut short by a crash is dropped
 when the log is resumed; any other line that cannot be read is refused, with its number, and
 the file is left as it was.
+
+Beside the log lie the last settled position's frame, ``FILE.still.jpg`` (undistorted, as
+the pieces were read from it), and ``FILE.still.json``: which position it shows (its number
+among the log's positions) and the camera it was seen through, so that a resumed session can
+tell whether a piece it misses still stands where it was (its place looks as it did)::
+
+    {"format": "tabletop-outdoor-still/1", "position": 7, "size": [1280, 720],
+     "field": [24.0, 24.0], "K": [[...], [...], [...]], "R": [[...], [...], [...]], "t": [...]}
+
+Each is replaced whole (written aside, then renamed), the picture first: a crash between the
+two leaves a ``position`` that is not the log's last, and the picture is not used.
 """
 
 from __future__ import annotations
@@ -30,7 +41,9 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
 
 from rules.errors import FormatError
 from rules.geometry import FieldPoint
@@ -50,9 +63,14 @@ from tabletop.live.record import kept_bytes, stamp, trim_to
 from tabletop.outdoor.assistant import FieldReport
 from tabletop.outdoor.readings import PieceReading
 
-__all__ = ["FORMAT", "FieldLog", "LoggedSession"]
+if TYPE_CHECKING:
+    from tabletop.outdoor.view import FieldView
+
+__all__ = ["FORMAT", "STILL_FORMAT", "FieldLog", "LoggedSession", "read_log", "read_still", "still_paths"]
 
 FORMAT = "tabletop-outdoor-log/1"
+STILL_FORMAT = "tabletop-outdoor-still/1"
+_STILL = frozenset({"format", "position", "size", "field", "K", "R", "t"})
 _HEADER = frozenset({"format", "options", "comment"})
 _SAID = frozenset({"time", "said", "kind"})
 _POSITION = frozenset({"time", "position"})
@@ -81,15 +99,18 @@ class FieldLog:
     """An outdoor session's log, open for appending (:meth:`create` a new one, :meth:`resume`
     one that exists)."""
 
-    def __init__(self, path: str | os.PathLike[str], file: IO[str], sync: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], file: IO[str], sync: bool = True, positions: int = 0) -> None:
         self.path = Path(path)
         self.sync = sync
+        #: How many positions the log holds.
+        self.positions = positions
         self._file: IO[str] | None = file
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], options: TheGameOptions, sync: bool = True) -> FieldLog:
         """Start a new log at ``path`` (which must not exist: ``FileExistsError``)."""
         log = cls(path, open(path, "x", encoding="utf-8", newline="\n"), sync)  # noqa: SIM115 - open for the whole session
+        log._forget_still()  # a picture left beside an older log of that name is not this log's
         log._write({"format": FORMAT, "options": options.to_json(), "comment": f"tabletop outdoor, started {stamp()}"})
         return log
 
@@ -99,23 +120,58 @@ class FieldLog:
         log is read in full before anything is written: one that cannot be read raises
         :class:`~tabletop.errors.RecordError` and is left untouched."""
         held = read_log(path)
-        return cls.reopen(path, held.kept, sync), held
+        return cls.reopen(path, held.kept, sync, held.positions), held
 
     @classmethod
-    def reopen(cls, path: str | os.PathLike[str], kept: int, sync: bool = True) -> FieldLog:
+    def reopen(cls, path: str | os.PathLike[str], kept: int, sync: bool = True, positions: int = 0) -> FieldLog:
         """Open a log :func:`read_log` accepted for appending after its ``kept`` bytes (a
-        last line cut short by a crash is dropped)."""
+        last line cut short by a crash is dropped); ``positions``: how many it holds."""
         trim_to(path, kept)
-        return cls(path, open(path, "a", encoding="utf-8", newline="\n"), sync)
+        return cls(path, open(path, "a", encoding="utf-8", newline="\n"), sync, positions)
 
     def said(self, text: str, kind: str = "info", t: float | None = None) -> None:
         """Log one announcement (``t``: seconds since the epoch; now by default)."""
         self._write({"time": stamp(t), "said": text, "kind": kind})
 
-    def position(self, report: FieldReport, sequence: int, placing: bool, t: float | None = None) -> None:
-        """Log a settled position: its pieces, the sequence and whether pieces are being put down."""
+    def position(self, report: FieldReport, sequence: int, placing: bool, t: float | None = None,
+                 picture: tuple[np.ndarray, FieldView] | None = None) -> None:
+        """Log a settled position: its pieces, the sequence and whether pieces are being put
+        down; ``picture``, its frame and view, is kept beside the log (``None``: the picture
+        of an earlier position is no longer used)."""
         self._write({"time": stamp(t), "position": {"sequence": sequence, "placing": placing,
                                                     "pieces": [_piece_json(r) for r in report.readings]}})
+        self.positions += 1
+        if picture is None:
+            self._forget_still()
+        else:
+            self._keep_still(*picture)
+
+    def _keep_still(self, image: np.ndarray, view: FieldView) -> None:
+        import cv2
+
+        jpg, meta = still_paths(self.path)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        if not ok:
+            self._forget_still()
+            return
+        self._replace(jpg, data.tobytes())
+        self._replace(meta, json.dumps({
+            "format": STILL_FORMAT, "position": self.positions, "size": list(view.size),
+            "field": [float(v) for v in view.pose.size], "K": np.asarray(view.K, float).tolist(),
+            "R": np.asarray(view.R, float).tolist(), "t": np.asarray(view.t, float).ravel().tolist()}).encode())
+
+    def _forget_still(self) -> None:
+        for p in reversed(still_paths(self.path)):  # the description first: without it the picture is not used
+            p.unlink(missing_ok=True)
+
+    def _replace(self, target: Path, data: bytes) -> None:
+        aside = target.with_name(target.name + ".part")
+        with open(aside, "wb") as f:
+            f.write(data)
+            f.flush()
+            if self.sync:
+                os.fsync(f.fileno())
+        os.replace(aside, target)
 
     def close(self) -> None:
         if self._file is not None:
@@ -185,6 +241,66 @@ def read_log(path: str | os.PathLike[str]) -> LoggedSession:
     if options is None:
         raise RecordError("", "empty: an outdoor session's log starts with its header line", source)
     return LoggedSession(options, readings, sequence, placing, positions, said, kept)
+
+
+def still_paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """Where the log at ``path`` keeps its last settled position's frame and its description."""
+    return Path(f"{path}.still.jpg"), Path(f"{path}.still.json")
+
+
+def read_still(path: str | os.PathLike[str], position: int) -> tuple[np.ndarray, FieldView] | None:
+    """The frame and view kept beside the log at ``path`` if they show its ``position``-th
+    position (its last), else ``None`` (none kept, or one of an earlier position);
+    :class:`~tabletop.errors.RecordError` when they are there but cannot be read."""
+    import cv2
+
+    from calibration.errors import CalibrationError
+    from tabletop.outdoor.view import FieldView
+
+    jpg, meta = still_paths(path)
+    if not meta.exists() or not jpg.exists():
+        return None
+    source = str(meta)
+    try:
+        obj = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise RecordError("", f"cannot be read ({err})", source) from None
+    try:
+        body = as_object(obj, "")
+        if body.get("format") != STILL_FORMAT:
+            raise FormatError("format", f"expected {STILL_FORMAT!r}, got {body.get('format')!r}")
+        reject_unknown(body, _STILL, "")
+        if get_int(body, "position", "", lo=1) != position:
+            return None
+        size = _numbers(body, "size", (2,))
+        field = _numbers(body, "field", (2,))
+        K, R, t = _numbers(body, "K", (3, 3)), _numbers(body, "R", (3, 3)), _numbers(body, "t", (3,))
+        if min(size) < 1 or min(field) <= 0:
+            raise FormatError("size", "the frame's and the field's sizes must be positive")
+    except FormatError as err:
+        raise RecordError(err.field, err.detail, source) from None
+    image = cv2.imdecode(np.fromfile(jpg, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise RecordError("", "not a picture that can be read", str(jpg))
+    width, height = int(size[0]), int(size[1])
+    if image.shape[:2] != (height, width):
+        raise RecordError("size", f"the picture is {image.shape[1]}x{image.shape[0]}, the description says "
+                          f"{width}x{height}", source)
+    try:
+        view = FieldView.from_camera(K, R, t, (float(field[0]), float(field[1])), (width, height))
+    except (np.linalg.LinAlgError, ValueError, CalibrationError) as err:
+        raise RecordError("", f"not a camera that can be used ({err})", source) from None
+    return image, view
+
+
+def _numbers(body: dict[str, Any], key: str, shape: tuple[int, ...]) -> np.ndarray:
+    try:
+        values = np.asarray(body.get(key), float)
+    except (TypeError, ValueError):
+        values = np.zeros(0)
+    if values.shape != shape or not np.all(np.isfinite(values)):
+        raise FormatError(key, f"expected {'x'.join(map(str, shape))} finite numbers")
+    return values
 
 
 def _header(obj: Any) -> TheGameOptions:

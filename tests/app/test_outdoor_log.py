@@ -7,13 +7,14 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rules.the_game.options import TheGameOptions
 from tabletop.errors import RecordError
 from tabletop.outdoor.assistant import assess
 from tabletop.outdoor.live import OutdoorSession
-from tabletop.outdoor.log import FORMAT, FieldLog, read_log
+from tabletop.outdoor.log import FORMAT, FieldLog, read_log, read_still, still_paths
 from tabletop.outdoor.memory import KEPT
 
 from .test_outdoor import _frame, _Stub, reading, rendered_shot
@@ -148,6 +149,8 @@ def test_outdoor_command_writes_a_log_and_resumes_it(cli, tmp_path: Path) -> Non
     held = read_log(log_path)
     assert held.positions == 1 and held.said >= len(said) > 0
     assert len(held.readings) == len(said)
+    image, view = read_still(log_path, held.positions)  # the frame the position was read from, and its view
+    assert image.shape == (720, 1280, 3) and view.size == (1280, 720)
     result = cli(*run, "--log", str(log_path))
     assert result.code == 2 and "exists (use --resume" in result.error_line()
     result = cli(*run, "--resume", str(log_path), "--options", '{"field_of_vision": 90}')
@@ -159,6 +162,11 @@ def test_outdoor_command_writes_a_log_and_resumes_it(cli, tmp_path: Path) -> Non
     assert result.out.splitlines()[0].startswith("Resumed sequence 1 (setting up): ")
     assert not any(line in said for line in result.out.splitlines())  # the same position: nothing said again
     assert read_log(log_path).positions == 1
+    still_paths(log_path)[1].write_text("{cut")
+    result = cli(*run, "--resume", str(log_path))  # a picture that cannot be read is left out, and said
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[0].startswith("note: the last position's picture is not used: ")
+    assert result.out.splitlines()[1].startswith("Resumed sequence 1 (setting up): ")
     result = cli(*run, "--resume", str(log_path), "--field-size", "36x24")
     assert result.code == 2 and "the log's field is 24x24 inches" in result.error_line()
     bare = tmp_path / "bare.jsonl"
@@ -192,3 +200,87 @@ def test_a_piece_missing_after_a_resume_is_not_kept_as_untouched(tmp_path: Path)
     resumed = first_lines(resumed=True)
     assert not any("kept where it was last seen" in line for line in resumed)
     assert "Blue B2 left the field at the far edge." in resumed  # unobserved, 4" from it: it walked off
+
+
+def test_the_last_position_s_picture_is_kept_beside_the_log(tmp_path: Path) -> None:
+    from .test_outdoor import _ground
+
+    log_path = tmp_path / "game.jsonl"
+    jpg, meta = still_paths(log_path)
+    first = _frame([reading("R1", 12, 6, 90)])
+    ground = _ground(7)
+    with FieldLog.create(log_path, TheGameOptions(), sync=False) as log:
+        assert read_still(log_path, 0) is None  # nothing kept yet
+        log.position(first.report, 1, True, picture=(ground, first.view))
+        image, view = read_still(log_path, 1)
+        assert image.shape == ground.shape and np.abs(image.astype(int) - ground).mean() < 4  # a JPEG of it
+        for height in (0.0, 0.4):
+            assert np.allclose(view.to_image([[3, 4], [20, 21]], height),
+                               first.view.to_image([[3, 4], [20, 21]], height), atol=1e-6)
+        assert read_still(log_path, 2) is None  # the picture of a position before the last
+        log.position(first.report, 1, True)  # settled without a picture: the one before is not that position's
+        assert not meta.exists() and read_still(log_path, 2) is None
+        log.position(first.report, 1, True, picture=(ground, first.view))
+    assert json.loads(meta.read_text())["position"] == 3 == read_log(log_path).positions
+    log, _ = FieldLog.resume(log_path, sync=False)  # a resumed log goes on counting its positions
+    with log:
+        log.position(first.report, 1, False, picture=(ground, first.view))
+    assert read_still(log_path, 4) is not None and read_log(log_path).positions == 4
+
+    good = json.loads(meta.read_text())
+    for broken, words in (({**good, "K": [[1, 0], [0, 1]]}, "K: expected 3x3 finite numbers"),
+                          ({**good, "format": "x"}, "format"),
+                          ({**good, "size": [640, 480]}, "the picture is 1280x720, the description says 640x480"),
+                          ({**good, "t": [0, 0, "far"]}, "t: expected 3 finite numbers")):
+        meta.write_text(json.dumps(broken))
+        with pytest.raises(RecordError, match=words):
+            read_still(log_path, 4)
+    meta.write_text("{cut")
+    with pytest.raises(RecordError, match="cannot be read"):
+        read_still(log_path, 4)
+    meta.write_text(json.dumps(good))
+    jpg.write_bytes(b"not a picture")
+    with pytest.raises(RecordError, match="not a picture"):
+        read_still(log_path, 4)
+    jpg.unlink()
+    assert read_still(log_path, 4) is None
+    # a new log of that name does not take a picture left by an older one
+    jpg.write_bytes(b"old")
+    log_path.unlink()
+    FieldLog.create(log_path, TheGameOptions(), sync=False).close()
+    assert not jpg.exists() and not meta.exists()
+
+
+def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_the_kept_picture(
+        tmp_path: Path) -> None:
+    """With the last position's picture kept beside the log, a piece the detector misses
+    right after a restart is kept where its place looks as it did, and said gone where the
+    ground shows through; without the picture it cannot be told and is not kept."""
+    from .test_outdoor import _ground, _moved_off, _seen
+
+    view = _frame([]).view
+    ground = _ground(4)
+    r1, b1 = _seen("R1", 12, 10, 90, view), _seen("B1", 4, 20, 270, view)
+    log_path = tmp_path / "game.jsonl"
+    with FieldLog.create(log_path, TheGameOptions(), sync=False) as log:
+        session = OutdoorSession(_Stub([replace(_frame([r1, b1]), image=ground)] * 3), lambda text, kind: None,
+                                 window_s=0.2, on_settle=lambda *a: log.position(*a, picture=session.settled_picture))
+        _play(session, 3)
+        log.position(session.settled, 1, False, picture=session.settled_picture)  # the play has begun
+    held = read_log(log_path)
+    noisy = np.clip(ground.astype(int) + np.random.default_rng(5).normal(0, 3, ground.shape), 0, 255).astype(np.uint8)
+
+    def resumed(picture, now: np.ndarray) -> list[str]:
+        said: list[tuple[str, str]] = []
+        session = _session([replace(_frame([b1]), image=now)] * 4, said)
+        session.resume(held.readings, held.sequence, held.placing, picture)
+        _play(session, 4)
+        return [text for _, text in said]
+
+    kept = read_still(log_path, held.positions)
+    assert kept is not None
+    assert "Red R1 is not found, but its place looks as it did: kept where it was last seen." in resumed(kept, noisy)
+    for picture, now in ((kept, _moved_off(noisy, r1, view, 9)), (None, noisy)):
+        lines = resumed(picture, now)
+        assert not any("kept where it was last seen" in line for line in lines)
+        assert "Red has no piece left standing: split the survivors." in lines
