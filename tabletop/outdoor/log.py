@@ -36,6 +36,7 @@ two leaves a ``position`` that is not the log's last, and the picture is not use
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -151,18 +152,21 @@ class FieldLog:
 
         jpg, meta = still_paths(self.path)
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        if not ok:
+        try:
+            if not ok:
+                raise OSError("the frame cannot be encoded")
+            self._replace(jpg, data.tobytes())
+            self._replace(meta, json.dumps({
+                "format": STILL_FORMAT, "position": self.positions, "size": list(view.size),
+                "field": [float(v) for v in view.pose.size], "K": np.asarray(view.K, float).tolist(),
+                "R": np.asarray(view.R, float).tolist(), "t": np.asarray(view.t, float).ravel().tolist()}).encode())
+        except OSError:  # the frame is a help, not the record: the session goes on without it
             self._forget_still()
-            return
-        self._replace(jpg, data.tobytes())
-        self._replace(meta, json.dumps({
-            "format": STILL_FORMAT, "position": self.positions, "size": list(view.size),
-            "field": [float(v) for v in view.pose.size], "K": np.asarray(view.K, float).tolist(),
-            "R": np.asarray(view.R, float).tolist(), "t": np.asarray(view.t, float).ravel().tolist()}).encode())
 
     def _forget_still(self) -> None:
         for p in reversed(still_paths(self.path)):  # the description first: without it the picture is not used
-            p.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                p.unlink(missing_ok=True)
 
     def _replace(self, target: Path, data: bytes) -> None:
         aside = target.with_name(target.name + ".part")

@@ -247,8 +247,13 @@ def test_the_last_position_s_picture_is_kept_beside_the_log(tmp_path: Path) -> N
     # a new log of that name does not take a picture left by an older one
     jpg.write_bytes(b"old")
     log_path.unlink()
-    FieldLog.create(log_path, TheGameOptions(), sync=False).close()
-    assert not jpg.exists() and not meta.exists()
+    with FieldLog.create(log_path, TheGameOptions(), sync=False) as log:
+        assert not jpg.exists() and not meta.exists()
+        log.position(first.report, 1, True, picture=(ground, first.view))
+        # a frame that cannot be written is left out; the position is logged all the same
+        jpg.with_name(jpg.name + ".part").mkdir()
+        log.position(first.report, 1, True, picture=(ground, first.view))
+    assert read_log(log_path).positions == 2 and not meta.exists() and read_still(log_path, 2) is None
 
 
 def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_the_kept_picture(
