@@ -143,7 +143,11 @@ class OutdoorSession:
         self._settled_picture = picture
         self._hands = [UNWATCHED]  # nobody watched between the sessions: a hand may have reached any piece
         counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
-        self.say(f"Resumed sequence {sequence}{' (setting up)' if placing else ''}: {counts} pieces.", "info")
+        if sequence > report.options.sequences:
+            self.say(f"Resumed after the end of the game (sequence {report.options.sequences} was the last): "
+                     f"{counts} pieces.", "info")
+        else:
+            self.say(f"Resumed sequence {sequence}{' (setting up)' if placing else ''}: {counts} pieces.", "info")
         return report
 
     @property

@@ -96,6 +96,9 @@ def test_a_kept_piece_and_the_setting_up_come_back_from_a_log(tmp_path: Path) ->
     assert said == [("info", "Resumed sequence 3 (setting up): 1 red, 2 blue pieces.")]
     assert session.placing and session.sequence == 3
     assert {r.id for r in session.settled.readings} == {"R1", "B1", "B2"}
+    said.clear()  # a log of a game that ended: its last sequence was played out
+    _session([], said).resume((), 8, True)
+    assert said == [("info", "Resumed after the end of the game (sequence 7 was the last): 0 red, 0 blue pieces.")]
 
 
 def test_a_line_cut_short_by_a_crash_is_dropped_and_a_bad_line_refused(tmp_path: Path) -> None:
