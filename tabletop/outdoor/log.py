@@ -16,7 +16,8 @@ as JSON, the field's size included) and a ``comment``. Then, in the order they c
 announcement (``said``; ``kind``: ``info``, ``legal`` or ``illegal``) and each settled
 position (``position``: the ``sequence`` being played, whether its pieces are still being put
 down, ``placing``, and every piece as read, or kept where it was last seen: ``method``
-``kept``; ``box`` is the piece's box in the frame, in pixels, ``null`` for a kept piece). A
+``kept``; ``box`` is the piece's box in the frame it was last seen in, in pixels, ``null``
+when not known). A
 resumed session starts from the log's last position: the next still position is compared
 with it, as if the session had never stopped. A last line cut short by a crash is dropped
 when the log is resumed; any other line that cannot be read is refused, with its number, and
@@ -331,9 +332,9 @@ def _position(data: Any, options: TheGameOptions) -> tuple[tuple[PieceReading, .
 
 
 def _piece_json(r: PieceReading) -> dict[str, Any]:
-    from tabletop.outdoor.memory import KEPT
-
-    box = None if r.method == KEPT else [round(float(v), 1) for v in r.box]
+    # a kept piece keeps the box it was last seen in: whether its place still looks as it did is
+    # told inside it (memory.place_likeness), after a restart too
+    box = None if not any(r.box) else [round(float(v), 1) for v in r.box]
     return {**r.to_json(), "box": box}
 
 

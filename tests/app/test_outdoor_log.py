@@ -80,22 +80,26 @@ def test_a_resumed_session_judges_the_next_move_against_the_logged_position(tmp_
 
 def test_a_kept_piece_and_the_setting_up_come_back_from_a_log(tmp_path: Path) -> None:
     log_path = tmp_path / "game.jsonl"
-    hidden = replace(reading("B2", 12, 11, 270), method=KEPT)
-    report = assess([reading("R1", 12, 6, 90), reading("B1", 12, 9, 270), hidden])
+    hidden = replace(reading("B2", 12, 11, 270), method=KEPT, box=(400.0, 300.25, 440.0, 330.0))
+    unknown = replace(reading("R2", 3, 3, 0), method=KEPT, box=(0.0, 0.0, 0.0, 0.0))  # kept from a log without it
+    report = assess([reading("R1", 12, 6, 90), reading("B1", 12, 9, 270), hidden, unknown])
     with FieldLog.create(log_path, TheGameOptions(field_of_vision=120.0)) as log:
         log.position(report, 3, True)
     line = json.loads(log_path.read_text().splitlines()[1])
-    assert next(p for p in line["position"]["pieces"] if p["id"] == "B2")["box"] is None
+    boxes = {p["id"]: p["box"] for p in line["position"]["pieces"]}
+    assert boxes["B2"] == [400.0, 300.2, 440.0, 330.0] and boxes["R2"] is None  # where it was last seen
     held = read_log(log_path)
     assert held.options.field_of_vision == 120.0
     assert held.sequence == 3 and held.placing
-    assert {r.id: r.method for r in held.readings} == {"R1": "fit", "B1": "fit", "B2": KEPT}
+    assert {r.id: r.method for r in held.readings} == {"R1": "fit", "R2": KEPT, "B1": "fit", "B2": KEPT}
+    assert {r.id: r.box for r in held.readings if r.method == KEPT} == \
+        {"B2": (400.0, 300.2, 440.0, 330.0), "R2": (0.0, 0.0, 0.0, 0.0)}
     said: list[tuple[str, str]] = []
     session = _session([], said)
     session.resume(held.readings, held.sequence, held.placing)
-    assert said == [("info", "Resumed sequence 3 (setting up): 1 red, 2 blue pieces.")]
+    assert said == [("info", "Resumed sequence 3 (setting up): 2 red, 2 blue pieces.")]
     assert session.placing and session.sequence == 3
-    assert {r.id for r in session.settled.readings} == {"R1", "B1", "B2"}
+    assert {r.id for r in session.settled.readings} == {"R1", "R2", "B1", "B2"}
     said.clear()  # a log of a game that ended: its last sequence was played out
     _session([], said).resume((), 8, True)
     assert said == [("info", "Resumed after the end of the game (sequence 7 was the last): 0 red, 0 blue pieces.")]
@@ -292,3 +296,17 @@ def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_t
         lines = resumed(picture, now)
         assert not any("kept where it was last seen" in line for line in lines)
         assert "Red has no piece left standing: split the survivors." in lines
+
+    # a piece already kept when the session stopped (missed, its place as it was) is told by
+    # the box it was last seen in, which the log keeps; here blue moves after the restart
+    with FieldLog.create(tmp_path / "kept.jsonl", TheGameOptions(), sync=False) as log:
+        log.position(assess([replace(r1, method=KEPT), b1]), 1, False, picture=(ground, view))
+    held = read_log(tmp_path / "kept.jsonl")
+    said: list[tuple[str, str]] = []
+    moved = _seen("B1", 7, 20, 270, view)
+    session = _session([replace(_frame([moved]), image=_moved_off(noisy, b1, view, 11))] * 4, said)
+    session.resume(held.readings, held.sequence, held.placing, read_still(tmp_path / "kept.jsonl", 1))
+    _play(session, 4)
+    assert [text for _, text in said if " moved " in text] == ["Blue B1 moved 3 inches (observed: 6 inches allowed)."]
+    assert [(r.id, r.method) for r in session.settled.readings if r.side == "red"] == [("R1", KEPT)]
+    assert not any("gone" in text or "no piece left" in text for _, text in said)
