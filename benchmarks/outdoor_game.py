@@ -2,7 +2,7 @@
 read by the live session from a still window, with and without keeping hidden pieces.
 
     python3 benchmarks/outdoor_game.py [--games 25] [--moves 6] [--seed 2026] [--window 3]
-                                       [--weights W] [--truth-boxes] [--no-hands]
+                                       [--weights W] [--truth-boxes] [--no-hands] [--restart]
 
 For each game a held-out position's standing pieces (seed 2026 by default; the detector was
 trained on seed 1) are put down one at a time in a random order, in one camera view of the
@@ -26,6 +26,11 @@ said that no position supports (nothing leaves the field in these games, so ever
 the field" and "is gone" is false; a move judged on a set-up position, where a piece was
 only put down, is false too), the pieces it said it kept, and the moves it judged (right or
 wrong: a move read is judged).
+
+``--restart``: two sessions more, each stopped before every move and resumed from its log
+(``tabletop outdoor --log`` / ``--resume``, :mod:`tabletop.outdoor.log`), one with the last
+still position's frame kept beside the log, one without it: what a restart costs the move
+after it, where nobody watched the hand.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import argparse
 import math
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +52,7 @@ from rules.the_game.shapes import gap
 from rules.the_game.sight import observation
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.live import OutdoorSession
+from tabletop.outdoor.log import FieldLog, read_log, read_still
 from tabletop.outdoor.readings import ReadingConfig
 from tabletop.outdoor.truth import (
     detections_from_truth,
@@ -61,6 +68,32 @@ MOVE_JUDGED = re.compile(r"^\w+ [A-Z]\d+(: | moved )")
 EDGE = 1.0  # a moved piece's centre stays this far inside the field (nothing leaves)
 SPACING_S = 0.31  # seconds between the frames of a window (the session's window is 0.6 s)
 EXTRA = 7  # frames more a window may take when a reading jitters (the players wait for the assistant)
+
+
+RESTARTED = ("restarted", "restarted, frame kept")
+
+
+def _logged(session: OutdoorSession, log: FieldLog) -> OutdoorSession:
+    """``session`` writing each settled position (and its frame) to ``log``."""
+    def settled(report: Any, sequence: int, placing: bool) -> None:
+        log.position(report, sequence, placing, picture=session.settled_picture)
+
+    session.on_settle = settled
+    return session
+
+
+def _restarted(session: OutdoorSession, log: FieldLog, picture: bool) -> tuple[OutdoorSession, FieldLog]:
+    """A new session resumed from ``session``'s ``log``, as ``tabletop outdoor --resume``
+    does (the last frame read from beside the log when ``picture``), and its log."""
+    log.close()
+    held = read_log(log.path)
+    again = FieldLog.reopen(log.path, held.kept, sync=False, positions=held.positions)
+    if held.readings is None:  # nothing settled yet: the session goes on as it was
+        return _logged(session, again), again
+    fresh = _logged(OutdoorSession(session.assistant, session.say), again)
+    fresh.resume(held.readings, held.sequence, held.placing,
+                 read_still(log.path, held.positions) if picture else None)
+    return fresh, again
 
 
 class _ReadOnce:
@@ -142,6 +175,8 @@ def main() -> int:
     ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
     ap.add_argument("--no-hands", action="store_true",
                     help="no frames of the hand that puts each piece down or moves it (positions change between frames)")
+    ap.add_argument("--restart", action="store_true",
+                    help="also sessions restarted from their logs before every move, with and without the last frame")
     args = ap.parse_args()
     if args.seed == 1:
         ap.error("seed 1 made the detector's training set: pick another")
@@ -156,7 +191,9 @@ def main() -> int:
     opts = TheGameOptions()
     r = Renderer("the-game", seed=args.seed, options=RenderOptions(size=(1280, 720), hands=0.0,
                                                                     camera=CameraRanges(elevation=(35.0, 90.0))))
-    totals = {name: [0, 0, 0, 0] for name in ("kept", "alone")}
+    names = ("kept", "alone", *(RESTARTED if args.restart else ()))
+    totals = {name: [0, 0, 0, 0] for name in names}
+    folder = tempfile.TemporaryDirectory(prefix="outdoor-game-")  # the restarted sessions' logs
     said: dict[str, dict[str, int]] = {name: {"gone": 0, "kept": 0, "judged": 0, "setup": 0} for name in totals}
     games = positions = no_field = unsettled = 0
     g = -1
@@ -177,10 +214,15 @@ def main() -> int:
         current: dict[str, Any] = {}
         assistant = None
         sessions: dict[str, OutdoorSession] = {}
+        logs: dict[str, FieldLog] = {}
         lines: dict[str, list[str]] = {name: [] for name in totals}
         t = 0.0
         before_state = None
         for step, (kind, pieces, touched) in enumerate(plan):
+            if kind == "move":
+                for name in RESTARTED:
+                    if name in sessions:
+                        sessions[name], logs[name] = _restarted(sessions[name], logs[name], picture=name != "restarted")
             heard_before = {name: len(lines[name]) for name in totals}
             state = game.state_from_json(dict(full, pieces=pieces))
             frames = []
@@ -203,7 +245,10 @@ def main() -> int:
                         break
                     for name in totals:
                         sessions[name] = OutdoorSession(assistant, lambda text, cat, n=name, heard=lines: heard[n].append(text),
-                                                        remember=name == "kept")
+                                                        remember=name != "alone")
+                        if name in RESTARTED:
+                            logs[name] = FieldLog.create(Path(folder.name) / f"{name}-{g}.jsonl", opts, sync=False)
+                            _logged(sessions[name], logs[name])
                 for s in sessions.values():
                     s.process(out.image, t)
                 t += SPACING_S
@@ -224,6 +269,8 @@ def main() -> int:
                 for name, s in sessions.items():
                     for k, v in enumerate(_score(s.settled, current["truth"], opts)):
                         totals[name][k] += v
+        for log in logs.values():
+            log.close()
         if sessions:
             games += 1
             for name in totals:
@@ -236,8 +283,10 @@ def main() -> int:
     print(f"The Game outdoors, followed as a game: {games} games ({no_field} skipped: no field), {positions} positions "
           f"scored (each game's set-up and {args.moves} moves), 1280x720, seed {args.seed}, {source}, still windows of "
           f"{args.window} frames ({unsettled} positions not settled in {args.window + EXTRA})")
-    for name, label in (("alone", "each position read on its own"), ("kept", "unseen pieces kept (the session now)")):
-        lab, lab_ok, every, every_ok = totals[name]
+    labels = {"alone": "each position read on its own", "kept": "unseen pieces kept (the session now)",
+              "restarted": "restarted before every move, no frame", "restarted, frame kept": "restarted, last frame kept"}
+    for name, (lab, lab_ok, every, every_ok) in totals.items():
+        label = labels[name]
         print(f"  {label:<38} status right {100 * lab_ok / max(1, lab):5.1f} % of {lab} pieces to find, "
               f"{100 * every_ok / max(1, every):5.1f} % of {every} standing; said: {said[name]['gone']} pieces gone or "
               f"left (none did), {said[name]['kept']} kept out of sight; {said[name]['judged']} of {args.moves * games} moves judged, "
