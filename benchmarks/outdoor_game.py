@@ -2,7 +2,8 @@
 read by the live session from a still window, with and without keeping hidden pieces.
 
     python3 benchmarks/outdoor_game.py [--games 25] [--moves 6] [--seed 2026] [--window 3]
-                                       [--weights W] [--truth-boxes] [--no-hands] [--restart]
+                                       [--weights W] [--imgsz 640] [--truth-boxes] [--no-hands]
+                                       [--restart]
 
 For each game a held-out position's standing pieces (seed 2026 by default; the detector was
 trained on seed 1) are put down one at a time in a random order, in one camera view of the
@@ -172,6 +173,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--window", type=int, default=3, help="frames of each still window")
     ap.add_argument("--weights", default=None, help="The Game's detector (default: models/the-game.pt)")
+    ap.add_argument("--imgsz", type=int, default=640, help="the detector's input size (longest side)")
     ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
     ap.add_argument("--no-hands", action="store_true",
                     help="no frames of the hand that puts each piece down or moves it (positions change between frames)")
@@ -187,7 +189,7 @@ def main() -> int:
         from vision.detect import Detector
 
         weights = args.weights or str(Path(__file__).resolve().parents[1] / "models" / "the-game.pt")
-        detector = Detector.load(weights)
+        detector = Detector.load(weights, imgsz=args.imgsz)
     opts = TheGameOptions()
     r = Renderer("the-game", seed=args.seed, options=RenderOptions(size=(1280, 720), hands=0.0,
                                                                     camera=CameraRanges(elevation=(35.0, 90.0))))
@@ -278,8 +280,8 @@ def main() -> int:
                     said[name]["gone"] += "left the field" in text or "is gone" in text
                     said[name]["kept"] += "kept where it was last seen" in text
         print(f"game {games}/{args.games}: {len(standing)} pieces, {len(plan)} positions", file=sys.stderr, flush=True)
-    source = "labelled boxes and dots (no detector)" if detector is None else "the shipped detector" if not args.weights \
-        else f"detector {args.weights}"
+    source = "labelled boxes and dots (no detector)" if detector is None else (
+        ("the shipped detector" if not args.weights else f"detector {args.weights}") + f" at {args.imgsz}")
     print(f"The Game outdoors, followed as a game: {games} games ({no_field} skipped: no field), {positions} positions "
           f"scored (each game's set-up and {args.moves} moves), 1280x720, seed {args.seed}, {source}, still windows of "
           f"{args.window} frames ({unsettled} positions not settled in {args.window + EXTRA})")
