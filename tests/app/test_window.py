@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,8 @@ import numpy as np
 import pytest
 
 from tabletop.live.window import KEYS, Controls, handle_key
+
+from .window_probe import read_xwd
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -122,21 +123,6 @@ def test_recalibrate_with_a_fixed_pose_has_no_tracker_to_reset() -> None:
 
 
 # -- the window under Xvfb ----------------------------------------------------------------------
-def read_xwd(path: Path) -> np.ndarray:
-    """A screen dump from ``xwd`` (ZPixmap, TrueColor or DirectColor, 24 or 32 bits per pixel)
-    as a BGR image."""
-    data = path.read_bytes()
-    h = struct.unpack(">25I", data[:100])
-    header, width, height, byte_order, bpp, bpl, ncolors = h[0], h[4], h[5], h[7], h[11], h[12], h[19]
-    assert h[2] == 2 and bpp in (24, 32), f"unexpected xwd format {h[2]} with {bpp} bits per pixel"
-    start = header + 12 * ncolors
-    rows = np.frombuffer(data[start:start + bpl * height], np.uint8).reshape(height, bpl)
-    px = rows[:, :width * (bpp // 8)].reshape(height, width, bpp // 8)
-    if byte_order == 1:  # MSB first: X R G B
-        px = px[:, :, ::-1]
-    return np.ascontiguousarray(px[:, :, :3])
-
-
 def _gui() -> str:
     import cv2
 
