@@ -61,7 +61,8 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--options", default="{}", metavar="JSON", help="The Game's options as JSON (field of vision...)")
     p.add_argument("--weights", metavar="FILE", help="detector weights (default: the shipped the-game model)")
     p.add_argument("--imgsz", type=image_size, default=640, metavar="N",
-                   help="the detector's input size, a multiple of 32 (default 640; 960 finds more pieces, slower)")
+                   help="the detector's input size, a multiple of 32 (default 640; 960 finds a few more pieces "
+                   "in one frame but follows a game no better, and is slower)")
     p.add_argument("--labels", action="store_true", help="with --images: read the pieces from each photo's "
                    "ground truth JSON beside it (as 'tabletop render' writes) instead of the detector")
     p.add_argument("--height", type=number("inches", 0, 12, "the pieces' height"), default=0.4, metavar="INCHES",
