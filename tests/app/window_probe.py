@@ -6,7 +6,7 @@ under a virtual display by ``test_window.py``).
 At the FRAME-th picture shown, once the window has painted it (the screen is grabbed with
 ``xwd`` into SHOT.xwd until the picture is on it, for up to 20 s: a loaded machine paints
 late), then KEY (e.g. ``q``) is typed into the window with ``xdotool`` and read back through
-the window's own key loop.
+the window's own key loop (for up to 20 s).
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ def main(argv: list[str]) -> int:
         if typed:
             subprocess.run(["xdotool", "search", "--name", self.title, "windowfocus", "--sync", "%1",
                             "key", "--clearmodifiers", typed], check=False, capture_output=True, timeout=20)
-            for _ in range(50):
+            typed_by = time.monotonic() + 20  # a loaded machine delivers the key late too
+            while time.monotonic() < typed_by:
                 key = self.wait(20)
                 if key is not None:
                     return key
