@@ -83,6 +83,11 @@ _UNSEEN = {"hidden": "hidden behind another piece", "untouched": "not seen, but 
            "unchanged": "not found, but its place looks as it did"}
 
 
+def _counts(report: FieldReport) -> str:
+    """How many pieces of each side ``report`` holds: "3 red, 2 blue"."""
+    return ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
+
+
 def _shifted_only(before: FieldReport, after: FieldReport) -> bool:
     """Whether every piece of ``before`` is read again within :data:`~tabletop.outdoor.memory.STILL`
     of where it stood, and nothing else is read: no piece moved. While the pieces are put
@@ -142,7 +147,7 @@ class OutdoorSession:
         self.said = {r.id: report.advice[r.id].sentence() for r in report.readings}
         self._settled_picture = picture
         self._hands = [UNWATCHED]  # nobody watched between the sessions: a hand may have reached any piece
-        counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
+        counts = _counts(report)
         if sequence > report.options.sequences:
             self.say(f"Resumed after the end of the game (sequence {report.options.sequences} was the last): "
                      f"{counts} pieces.", "info")
@@ -199,7 +204,7 @@ class OutdoorSession:
         if self.placing and self.settled is not None and len(report.readings) <= len(self.settled.readings) \
                 and not _shifted_only(self.settled, report):
             self.placing = False  # (without memory: _with_hidden has not looked) no piece was put down
-        counts = ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
+        counts = _counts(report)
         if self.settled is None:
             self.say(f"Field read: {counts} pieces.", "info")
         elif self.placing:  # pieces were put down: nothing moved, nothing to judge
