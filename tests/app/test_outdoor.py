@@ -567,6 +567,51 @@ def test_how_alike_a_piece_s_place_looks_in_two_frames():
     assert place_likeness(off, before, view, before, view) is None
 
 
+def _camera(scale: float) -> FieldView:
+    """The view of :func:`_frame` from a camera giving frames ``scale`` times the size."""
+    k = np.array([[800.0 * scale, 0, (1280 * scale - 1) / 2], [0, 800.0 * scale, (720 * scale - 1) / 2], [0, 0, 1]])
+    size = (round(1280 * scale), round(720 * scale))
+    return FieldView.from_camera(k, np.eye(3), np.array([-12.0, -12.0, 30.0]), (24, 24), size)
+
+
+def _ground_seen(view: FieldView, grain: float, seed: int = 1) -> np.ndarray:
+    """A textured ground (grain ``grain`` inches) as ``view``'s camera sees it: drawn three
+    times finer and each pixel averaged over what it covers, as a sensor does."""
+    import cv2
+
+    ppi = 80  # the ground's own pixels per inch
+    noise = cv2.GaussianBlur(np.random.default_rng(seed).random((24 * ppi, 24 * ppi, 3)), (0, 0), grain * ppi)
+    ground = cv2.normalize(noise, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    k = np.diag([3.0, 3.0, 1.0]) @ view.K
+    k[:2, 2] += 1.0  # pixel centres: (c + 0.5) * 3 - 0.5
+    fine = FieldView.from_camera(k, view.R, view.t, (24, 24), (3 * view.size[0], 3 * view.size[1]))
+    seen = cv2.warpPerspective(ground, fine.plane(0.0) @ np.diag([1 / ppi, 1 / ppi, 1.0]), fine.size)
+    return cv2.resize(seen, view.size, interpolation=cv2.INTER_AREA)
+
+
+def test_a_place_is_told_in_frames_of_another_size():
+    """A session resumed from its log may get frames of another size than its kept picture:
+    the place is compared all the same, the finer picture blurred to the coarser scale."""
+    from tabletop.outdoor.memory import LIKE, place_likeness
+
+    view = _camera(1.0)
+    r1 = _seen("R1", 12, 10, 90, view)
+    for grain in (0.0125, 0.025):  # a third and two thirds of a pixel of the kept picture
+        before = _ground_seen(view, grain)
+        for scale in (0.5, 0.75, 1.5, 2.0):
+            other = _camera(scale)
+            assert place_likeness(r1, before, view, _ground_seen(other, grain), other) > LIKE, (grain, scale)
+            assert place_likeness(r1, before, view, _ground_seen(other, grain, seed=2), other) < 0.5
+    # the place seen further right in the frame, up to half out of it and wholly out
+    before = _ground_seen(view, 0.025)
+    for right, inside in ((300.0, True), (640.0, False), (800.0, False)):
+        k = view.K.copy()
+        k[0, 2] += right
+        shifted = FieldView.from_camera(k, view.R, view.t, (24, 24), (1280, 720))
+        likeness = place_likeness(r1, before, view, _ground_seen(shifted, 0.025), shifted)
+        assert (likeness > LIKE) if inside else (likeness is None), (right, likeness)
+
+
 def test_a_piece_missed_where_its_place_looks_as_it_did_is_kept():
     from tabletop.outdoor.memory import out_of_sight
 

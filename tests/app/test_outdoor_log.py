@@ -268,7 +268,9 @@ def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_t
     """With the last position's picture kept beside the log, a piece the detector misses
     right after a restart is kept where its place looks as it did, and said gone where the
     ground shows through; without the picture it cannot be told and is not kept."""
-    from .test_outdoor import _ground, _moved_off, _seen
+    import cv2
+
+    from .test_outdoor import _camera, _ground, _moved_off, _seen
 
     view = _frame([]).view
     ground = _ground(4)
@@ -282,9 +284,11 @@ def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_t
     held = read_log(log_path)
     noisy = np.clip(ground.astype(int) + np.random.default_rng(5).normal(0, 3, ground.shape), 0, 255).astype(np.uint8)
 
-    def resumed(picture, now: np.ndarray) -> list[str]:
+    def resumed(picture, now: np.ndarray, scale: float = 1.0) -> list[str]:
         said: list[tuple[str, str]] = []
-        session = _session([replace(_frame([b1]), image=now)] * 4, said)
+        if scale != 1.0:  # a camera giving frames of another size
+            now = cv2.resize(now, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        session = _session([replace(_frame([b1]), image=now, view=_camera(scale))] * 4, said)
         session.resume(held.readings, held.sequence, held.placing, picture)
         _play(session, 4)
         return [text for _, text in said]
@@ -292,8 +296,12 @@ def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_t
     kept = read_still(log_path, held.positions)
     assert kept is not None
     assert "Red R1 is not found, but its place looks as it did: kept where it was last seen." in resumed(kept, noisy)
-    for picture, now in ((kept, _moved_off(noisy, r1, view, 9)), (None, noisy)):
-        lines = resumed(picture, now)
+    for scale in (0.5, 1.5):  # resumed with a camera that gives frames of another size
+        assert "Red R1 is not found, but its place looks as it did: kept where it was last seen." in resumed(
+            kept, noisy, scale)
+    for picture, now, scale in ((kept, _moved_off(noisy, r1, view, 9), 1.0), (None, noisy, 1.0),
+                                (kept, _moved_off(noisy, r1, view, 9), 0.5), (kept, _moved_off(noisy, r1, view, 9), 1.5)):
+        lines = resumed(picture, now, scale)
         assert not any("kept where it was last seen" in line for line in lines)
         assert "Red has no piece left standing: split the survivors." in lines
 
