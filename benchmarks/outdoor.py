@@ -1,7 +1,7 @@
 """The Game outdoors: distances, facings, observation status and speed on rendered frames.
 
     python3 benchmarks/outdoor.py [--frames 300] [--seed 2026] [--weights W] [--truth-boxes]
-                                  [--no-calibration] [--height 0.4] [--no-mirror]
+                                  [--facing-reader] [--no-calibration] [--height 0.4] [--no-mirror]
 
 Renders held-out The Game frames at 1280x720 (seed 2026 by default; the detector was
 trained on seed 1), with the camera 35 to 90 degrees above the ground and the whole field in
@@ -10,7 +10,8 @@ Each frame goes through :class:`tabletop.outdoor.frame.OutdoorAssistant` as a ph
 would: the field from its markers (with the lens's calibration unless ``--no-calibration``),
 the pieces from the detector (the-game weights: ``--weights``, else
 ``models/the-game.pt``; ``--truth-boxes`` uses the labelled boxes and dots instead, the
-detector's upper bound), readings, observation. Scored against the ground truth, pieces
+detector's upper bound, their facings from the box and the dot or, with ``--facing-reader``,
+read by the facing reader as the detector's are), readings, observation. Scored against the ground truth, pieces
 matched by side and nearest centre (within 1.5"):
 
 * distance between every pair of matched pieces of a frame: edge to edge between feet (the
@@ -105,6 +106,19 @@ def render_frames(seed: int, size: tuple[int, int], stream: int = 1):  # type: i
         i += 1
 
 
+def _read(det, image: np.ndarray, reader):  # type: ignore[no-untyped-def]
+    """Labelled detections ``det`` with their facings read by ``reader`` as a detector's are
+    (unchanged without one)."""
+    if reader is None:
+        return det
+    from dataclasses import replace
+
+    from vision.facing import read_dotted
+
+    facing, sure = read_dotted(reader, image, det.xyxy, det.keypoints, det.class_name, det.facing)
+    return replace(det, facing=facing, facing_confidence=sure)
+
+
 def find_weights(given: str | None) -> Path | None:
     if given:
         return Path(given)
@@ -118,6 +132,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--weights", default=None)
     ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
+    ap.add_argument("--facing-reader", action="store_true",
+                    help="with --truth-boxes: the labelled boxes' facings read by the shipped facing reader, "
+                         "as the detector's are (without it: from the box and the dot)")
     ap.add_argument("--jitter", type=lambda v: tuple(float(x) for x in v.split(",")), default=None,
                     metavar="BOX,DOT", help="with --truth-boxes: Gaussian noise (pixels) on box edges and dots")
     ap.add_argument("--no-calibration", action="store_true", help="no lens calibration: focal length estimated")
@@ -135,6 +152,14 @@ def main() -> int:
     args = ap.parse_args()
     if args.seed == 1:
         ap.error("seed 1 made the detector's training set: pick another")
+    if args.facing_reader and not args.truth_boxes:
+        ap.error("--facing-reader goes with --truth-boxes (the detector reads facings with its own reader)")
+    reader = None
+    if args.facing_reader:
+        from vision.facing import FacingReader, facing_path
+
+        shipped = find_weights(args.weights) or Path(__file__).resolve().parents[1] / "models" / "the-game.pt"
+        reader = FacingReader.load(facing_path(shipped))
     detector = None
     weights = None if args.truth_boxes else find_weights(args.weights)
     if weights is not None:
@@ -171,7 +196,7 @@ def main() -> int:
         jitter = np.random.default_rng([args.seed, 11, i]) if args.jitter else None
         box_px, dot_px = args.jitter or (0.0, 0.0)
         truth_det = detections_from_truth(t, jitter, box_px, dot_px)
-        detect = detector.detect if detector is not None else (lambda image, d=truth_det: d)
+        detect = detector.detect if detector is not None else (lambda image, d=truth_det: _read(d, image, reader))
         helper = OutdoorAssistant(setup, detect, opts, config, crop=not args.no_crop and detector is not None)
         helper.process(out.image)  # a live stream makes the lens maps once: time the second pass
         t0 = time.perf_counter()
@@ -187,7 +212,7 @@ def main() -> int:
             for shot in shots[1:]:
                 if detector is None:
                     found_here = detections_from_truth(shot.truth, jitter, box_px, dot_px)
-                    helper.detect = lambda image, d=found_here: d
+                    helper.detect = lambda image, d=found_here: _read(d, image, reader)
                 more = helper.process(shot.image)
                 if more.report is not None:
                     reports.append(more.report)
@@ -245,6 +270,8 @@ def main() -> int:
         ", each frame read plain and mirrored" if detector.mirror else "")
     if args.stream > 1:
         source += f", each position the average of a still window of {args.stream} frames"
+    if reader is not None:
+        source += ", facings read by the facing reader"
     if detector is None and args.jitter:
         source += f", jittered by {args.jitter[0]:g} px (edges) and {args.jitter[1]:g} px (dots)"
     print(f"The Game outdoors: {found} frames measured of {rendered} rendered (field not found in {no_field}),"

@@ -356,13 +356,10 @@ class Detector:
                 class_id[read] = [self._id_of_read[c] for c in classes]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)
         facing, facing_conf = found.facing, None
-        if self.facing is not None and found.keypoints is not None and len(class_id):
-            dotted = np.flatnonzero((found.keypoints[:, 0, 2] > 0) & (names != "hand"))
-            if len(dotted):
-                read, sure = self.facing.read(frame, found.xyxy[dotted])
-                facing = np.full(len(class_id), np.nan) if facing is None else np.array(facing, float)
-                facing_conf = np.full(len(class_id), np.nan)
-                facing[dotted], facing_conf[dotted] = read, sure
+        if self.facing is not None:
+            from vision.facing import read_dotted
+
+            facing, facing_conf = read_dotted(self.facing, frame, found.xyxy, found.keypoints, names, facing)
         return Detections(found.xyxy, found.confidence, class_id, facing, found.keypoints, names, facing_conf,
                           face_conf)
 

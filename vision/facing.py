@@ -49,6 +49,7 @@ __all__ = [
     "facing_path",
     "field_direction",
     "image_direction",
+    "read_dotted",
     "train_facing_reader",
 ]
 
@@ -181,6 +182,25 @@ class FacingReader:
             return np.zeros(0), np.zeros(0)
         turns = TURNS if self.bins % 4 == 0 else 1
         return decode(_probabilities(self._run, frame, xyxy, self.size, self.pad, turns, directed=True))
+
+
+def read_dotted(reader: Any, frame: np.ndarray, xyxy: np.ndarray, keypoints: np.ndarray | None,
+                names: np.ndarray, facing: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The facings of a detector's boxes as the detector gives them: each box with a seen
+    front dot (``keypoints`` N x 1 x 3, visibility above 0) that is not a hand read by
+    ``reader`` (:meth:`FacingReader.read`), the others' ``facing`` (their keypoints'
+    direction; NaN where none) kept. Returns the facings and the reader's confidence (NaN
+    for a box it did not read), or ``facing`` and ``None`` when it read none."""
+    if keypoints is None or not len(names):
+        return facing, None
+    dotted = np.flatnonzero((keypoints[:, 0, 2] > 0) & (np.asarray(names) != "hand"))
+    if not len(dotted):
+        return facing, None
+    read, sure = reader.read(frame, np.asarray(xyxy)[dotted])
+    out = np.full(len(names), np.nan) if facing is None else np.array(facing, float)
+    conf = np.full(len(names), np.nan)
+    out[dotted], conf[dotted] = read, sure
+    return out, conf
 
 
 @dataclass(frozen=True)

@@ -247,6 +247,30 @@ def test_the_detector_reads_the_facing_of_each_piece_with_a_dot(fixed_backend):
         Detector(fixed_backend(found), replace(info, task="detect", kpt_shape=None), "stub", facing=reader)
 
 
+def test_labelled_boxes_are_read_as_a_detector_s_are():
+    """``read_dotted`` (the detector's step, and the outdoor benchmark's for labelled boxes):
+    only boxes with a seen dot that are not hands are read; the others keep their facing."""
+    from vision.facing import read_dotted
+
+    boxes = np.array([[0, 0, 10, 10], [20, 20, 35, 35], [5, 30, 40, 60], [40, 0, 50, 10]], float)
+    kp = np.array([[[5, 1, 0.9]], [[30, 22, 0.0]], [[0, 0, 0.9]], [[45, 1, 2.0]]], float)
+    names = np.array(["red-piece", "blue-piece", "hand", "blue-piece"], dtype=object)
+    frame = np.full((64, 64, 3), 100, np.uint8)
+    reader = _Fixed()
+    facing, sure = read_dotted(reader, frame, boxes, kp, names, np.array([90.0, 10.0, 0.0, 180.0]))
+    assert reader.boxes[0].tolist() == boxes[[0, 3]].tolist()
+    assert facing.tolist() == [45.0, 10.0, 0.0, 45.0]
+    assert sure[[0, 3]].tolist() == [0.8, 0.8] and np.isnan(sure[[1, 2]]).all()
+    facing, sure = read_dotted(reader, frame, boxes, kp, names, None)  # no keypoint facings: NaN for the rest
+    assert facing[[0, 3]].tolist() == [45.0, 45.0] and np.isnan(facing[[1, 2]]).all()
+    assert read_dotted(reader, frame, boxes, None, names, None) == (None, None)
+    unseen = kp.copy()
+    unseen[:, 0, 2] = 0.0
+    same = np.array([1.0, 2.0, 3.0, 4.0])
+    assert read_dotted(reader, frame, boxes, unseen, names, same) == (same, None)
+    assert len(reader.boxes) == 2
+
+
 def test_the_referee_takes_the_readers_facing_for_a_piece_with_a_dot():
     """On the field, a piece's facing is the reader's where it has one (how ReadingConfig
     says), the box and dot's otherwise; a stick keeps its long axis with ``axis``."""
