@@ -2,6 +2,7 @@
 
     python3 benchmarks/outdoor.py [--frames 300] [--seed 2026] [--weights W] [--truth-boxes]
                                   [--facing-reader] [--no-calibration] [--height 0.4] [--no-mirror]
+                                  [--conf C] [--iou I]
 
 Renders held-out The Game frames at 1280x720 (seed 2026 by default; the detector was
 trained on seed 1), with the camera 35 to 90 degrees above the ground and the whole field in
@@ -149,6 +150,9 @@ def main() -> int:
                     help="read each frame once (the recipe reads it a second time mirrored: vision/detect.py)")
     ap.add_argument("--conf", type=float, default=None,
                     help="the detector's confidence threshold, and the readings' (default: their own, 0.25)")
+    ap.add_argument("--iou", type=float, default=None,
+                    help="the overlap at which the detector's non-maximum suppression drops the less sure of "
+                         "two boxes of one class (default: its own, 0.7)")
     args = ap.parse_args()
     if args.seed == 1:
         ap.error("seed 1 made the detector's training set: pick another")
@@ -166,7 +170,8 @@ def main() -> int:
         from vision.detect import Detector
 
         detector = Detector.load(str(weights), imgsz=args.imgsz, mirror=False if args.no_mirror else None,
-                                 **({} if args.conf is None else {"conf": args.conf}))
+                                 **({} if args.conf is None else {"conf": args.conf}),
+                                 **({} if args.iou is None else {"iou": args.iou}))
     opts = TheGameOptions()
     config = ReadingConfig(piece_height=args.height, height_ratio=args.height_ratio,
                            **({} if args.conf is None else {"min_confidence": args.conf}))
@@ -272,6 +277,8 @@ def main() -> int:
         source += f", each position the average of a still window of {args.stream} frames"
     if reader is not None:
         source += ", facings read by the facing reader"
+    if detector is not None and (args.conf is not None or args.iou is not None):
+        source += f", confidence threshold {detector.conf:g}, suppression overlap {detector.iou:g}"
     if detector is None and args.jitter:
         source += f", jittered by {args.jitter[0]:g} px (edges) and {args.jitter[1]:g} px (dots)"
     print(f"The Game outdoors: {found} frames measured of {rendered} rendered (field not found in {no_field}),"
