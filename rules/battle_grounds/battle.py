@@ -91,7 +91,9 @@ def start_battle(
         return state.evolve(
             battle=Battle(attacker, defender, origin, target, BattleMode.EACH_CHOOSES)
         ), events
-    high = a_player if a_roll > d_roll else d_player
+    low = a_player if a_roll < d_roll else d_player
+    high = d_player if low == a_player else a_player
+    chooser = low if table.options.white_square_rule == "lower-chooses" else high
     if table.options.white_square_rule == "stat-die":
         stat = STAT_ORDER[max(a_roll, d_roll) - 1]
         events.append(
@@ -108,13 +110,13 @@ def start_battle(
     events.append(
         Event.of(
             "roll",
-            f"Roll-off {a_roll} to {d_roll}: {high} chooses the battle stat for both figures.",
+            f"Roll-off {a_roll} to {d_roll}: {chooser} chooses the battle stat for both figures.",
             rolls=[a_roll, d_roll],
-            chooser=high,
+            chooser=chooser,
         )
     )
     return state.evolve(
-        battle=Battle(attacker, defender, origin, target, BattleMode.ROLL_OFF, high)
+        battle=Battle(attacker, defender, origin, target, BattleMode.ROLL_OFF, chooser)
     ), events
 
 

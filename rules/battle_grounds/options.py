@@ -53,10 +53,13 @@ DEFAULT_COLOUR_STATS: tuple[tuple[Colour, Stat], ...] = (
 )
 
 #: How a white-square battle picks its stat after the roll-off.
+#: ``lower-chooses`` (default): the player with the lower die chooses one stat for both
+#: figures, as in the Battle Dice game the rules adapt (there the low roll picks the stat and
+#: the high roll adds more to it).
 #: ``roll-off``: the player with the higher die chooses one stat for both figures.
 #: ``stat-die``: the higher die's face names the stat in stat-card order (1 Intelligence ..
-#: 6 Fighting Skills). In both, a tied roll-off lets each player choose their own stat.
-WHITE_SQUARE_RULES = ("roll-off", "stat-die")
+#: 6 Fighting Skills). In all three, a tied roll-off lets each player choose their own stat.
+WHITE_SQUARE_RULES = ("lower-chooses", "roll-off", "stat-die")
 _BOARDS = ("basic", "advanced")
 
 
@@ -70,7 +73,7 @@ class BattleGroundsOptions:
     roster_source: str | None = "default"
     colour_stats: tuple[tuple[Colour, Stat], ...] = DEFAULT_COLOUR_STATS
     colour_rows: tuple[str, ...] | None = None  # None: the board's standard colours
-    white_square_rule: str = "roll-off"
+    white_square_rule: str = "lower-chooses"
     far_end_release: bool | None = None  # None: on for the advanced board only
     dice_zone: bool = True
     first_player: str = PLAYERS[0]
@@ -119,7 +122,7 @@ class BattleGroundsOptions:
         _check_roster_fits(
             roster, Board.standard(board), roster_where if source else f"{roster_where}.sides"
         )
-        white = get_str(obj, "white_square_rule", where, "roll-off")
+        white = get_str(obj, "white_square_rule", where, "lower-chooses")
         if white not in WHITE_SQUARE_RULES:
             raise FormatError(
                 path(where, "white_square_rule"),

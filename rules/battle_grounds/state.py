@@ -60,7 +60,7 @@ class BattleMode(Enum):
     """Who chooses the battle stat when the defender's square does not fix it."""
 
     DEFENDER_CHOOSES = "defender-chooses"  # an all-colour square: one stat for both
-    ROLL_OFF = "roll-off"  # a white square: the higher roll-off die chooses for both
+    ROLL_OFF = "roll-off"  # a white square: the roll-off's chooser (lower die by default) chooses for both
     EACH_CHOOSES = "each-chooses"  # roll-off tie, or both figures on white: secret, own stat
     FIXED = "fixed"  # the square's colour or the stat die fixed it: such a battle never waits
 

@@ -302,10 +302,29 @@ def test_battle_needs_its_rolls() -> None:
         BASIC.apply(state, mv("wolverine", "e4", "f5"), [3, 4, 5])
 
 
-def test_white_square_roll_off_winner_chooses_and_defender_wins() -> None:
-    # Iron Man (green c6) attacks Venom on the white c4: roll-off 2 against 5, north chooses.
+@pytest.mark.parametrize(("rule", "rolls", "chooser"), [
+    ("lower-chooses", [2, 5], "south"), ("lower-chooses", [5, 2], "north"),
+    ("roll-off", [2, 5], "north"), ("roll-off", [5, 2], "south"),
+])
+def test_white_square_roll_off_chooser_follows_the_option(rule: str, rolls: list[int], chooser: str) -> None:
+    """On white, the lower roll-off die chooses by default (Battle Dice's own rule, which
+    the rules keep for white squares); ``white_square_rule`` ``roll-off`` gives it to the higher."""
+    game = BattleGrounds.from_options({"white_square_rule": rule})
+    state = pos(game, {"c6": "iron-man", "c4": "venom", "a7": "silver-surfer", "a1": "thanos"})
+    step = game.apply(state, mv("iron-man", "c6", "c4"), rolls)
+    battle = step.state.battle
+    assert battle is not None and battle.mode is BattleMode.ROLL_OFF and battle.chooser == chooser
+    assert game.to_move(step.state) == (chooser,)
+    assert f"{chooser} chooses the battle stat" in step.events[-1].text
+    other = "north" if chooser == "south" else "south"
+    assert code(game, step.state, ChooseStat(other, Stat.SPEED)) == "not-your-turn"
+
+
+def test_white_square_roll_off_lower_die_chooses_and_defender_wins() -> None:
+    # Iron Man (green c6) attacks Venom on the white c4: roll-off 5 against 2, north (the
+    # lower die) chooses.
     state = pos(BASIC, {"c6": "iron-man", "c4": "venom", "a7": "silver-surfer", "a1": "thanos"})
-    step = BASIC.apply(state, mv("iron-man", "c6", "c4"), [2, 5])
+    step = BASIC.apply(state, mv("iron-man", "c6", "c4"), [5, 2])
     assert kinds(step) == ["combat", "roll"]
     battle = step.state.battle
     assert battle is not None and battle.mode is BattleMode.ROLL_OFF and battle.chooser == "north"
@@ -543,9 +562,9 @@ def test_lost_die_swaps_when_the_zone_is_full() -> None:
         dice_zone={"south": full},
         to_play="north",
     )
-    # Sabretooth attacks Wolverine on the white e4 from the orange e5: roll-off 6-1, north
+    # Sabretooth attacks Wolverine on the white e4 from the orange e5: roll-off 1-6, north
     # chooses Strength (4 each, plus south's +2 from two dice): 4 + 1 vs 6 + 5.
-    step = BASIC.apply(state, mv("sabretooth", "e5", "e4"), [6, 1])
+    step = BASIC.apply(state, mv("sabretooth", "e5", "e4"), [1, 6])
     step = BASIC.apply(step.state, ChooseStat("north", Stat.STRENGTH), [1, 5])
     after = step.state
     assert [p.kind for p in after.pending] == [FollowUpKind.LOST_DIE]
