@@ -183,16 +183,17 @@ def move_options(state: WormholesState, opts: WormholesOptions) -> list[Move | S
         options.extend([Move(suit, t) for t in targets] if targets else [Stay(suit)])
     if not opts.strict_both_dice or len(state.dice) < 2:
         return options
-    scores = [_dice_used(state, opts, a) for a in options]
-    best = max(scores)
-    return [a for a, score in zip(options, scores) if score == best]
+    # A winning move is always allowed (the game ends with a die unused), and it does not
+    # count as using both dice: the other moves are held to what the other moves can do.
+    wins = [isinstance(a, Move) and wins_on(state, opts, a.ship, a.to) for a in options]
+    scores = [0 if win else _dice_used(state, opts, a) for a, win in zip(options, wins)]
+    best = max((score for score, win in zip(scores, wins) if not win), default=0)
+    return [a for a, score, win in zip(options, scores, wins) if win or score == best]
 
 
 def _dice_used(state: WormholesState, opts: WormholesOptions, first: Move | Stay) -> int:
-    """How many dice a turn starting with ``first`` can use, judged on landing cells only
-    (what a wormhole will do is not always known yet). A winning move counts as all."""
-    if isinstance(first, Move) and wins_on(state, opts, first.ship, first.to):
-        return 2
+    """How many dice a turn starting with ``first`` (not a winning move) can use, judged on
+    landing cells only (what a wormhole will do is not always known yet)."""
     other = sibling(first.ship)
     n = state.die_of(other) or 0
     at = first.to if isinstance(first, Move) else state.ship(first.ship).at

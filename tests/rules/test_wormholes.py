@@ -31,6 +31,7 @@ from rules.wormholes import (
     WormholesState,
 )
 from rules.wormholes.board import BASES, CELLS, TILES, suits_of
+from rules.wormholes.moves import wins_on
 
 SUNS, MOONS, CROWNS, ARMS = Suit.SUNS, Suit.MOONS, Suit.CROWNS, Suit.ARMS
 ORTHO, DIAGO = "orthogonaliens", "diagonaliens"
@@ -381,6 +382,28 @@ def test_both_dice_must_be_used_when_possible(
     assert GAME.verdict(state, action).code == strict_code
     loose = Wormholes.from_options({"strict_both_dice": False})
     assert loose.verdict(state, action).code == loose_code
+
+
+def test_a_winning_move_does_not_make_the_other_moves_illegal() -> None:
+    # Suns on 2,17 with an ace may land on the DiagonAliens' base at 1,17 or 1,18; Moons on
+    # 4,8 with a 5 has no move now nor after any Suns move. No turn uses both dice, so the
+    # Suns moves that do not win, and Moons' Stay, are as legal as the win.
+    state = pos(ships={"suns": "2,17", "moons": "4,8", "crowns": "7,9", "arms": "8,9"},
+                dice={"suns": 1, "moons": 5})
+    moves = set(GAME.legal_actions(state))
+    assert {Move(SUNS, sq("1,17")), Move(SUNS, sq("1,18"))} <= moves
+    for cell in ("3,16", "3,17", "3,18", "2,18"):
+        assert Move(SUNS, sq(cell)) in moves and GAME.verdict(state, Move(SUNS, sq(cell))).legal
+    assert GAME.verdict(state, Stay(MOONS)).legal
+    # Where some turn uses both dice, a move that spoils the second die is still refused,
+    # and the win still allowed: Suns 2,17 (ace), Moons 2,18 (3).
+    state = pos(ships={"suns": "2,17", "moons": "2,18", "crowns": "7,9", "arms": "8,9"},
+                dice={"suns": 1, "moons": 3})
+    assert GAME.verdict(state, Move(SUNS, sq("1,17"))).legal
+    assert GAME.verdict(state, Move(SUNS, sq("3,17"))).code == "must-use-both-dice"
+    assert Move(SUNS, sq("3,17")) not in GAME.legal_actions(state)
+    assert any(isinstance(a, Move) and a.ship is SUNS and not wins_on(state, GAME.options, SUNS, a.to)
+               for a in GAME.legal_actions(state))
 
 
 def test_a_winning_move_is_never_refused_by_the_both_dice_rule() -> None:
