@@ -189,6 +189,13 @@ def _unobserved(
                     piece=piece.id, distance=round(travelled, 4), required=round(reach, 4),
                     shortfall=round(short, 4), tolerance=tol,
                 )
+            elif not full and not leaves_now and opts.unobserved_must_move and travelled <= tol:
+                verdict = Verdict.illegal(
+                    "must-move",
+                    f"{piece.id} is {why} and must move towards the {name} edge; it moved only "
+                    f"{_q(max(travelled, 0.0))} (tolerance {_q(tol)}): turning where it stands is not a move.",
+                    piece=piece.id, distance=round(max(travelled, 0.0), 4), tolerance=tol,
+                )
             else:
                 if leaves_now or (full and e <= allowance):
                     exit_point = _edge_point(piece.at, name, e)

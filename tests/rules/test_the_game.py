@@ -236,6 +236,10 @@ def test_a_long_move_reports_its_excess() -> None:
         ({"unobserved_full_move": False}, Move("R2", FieldPoint(3, 1), None), "ok"),
         ({"unobserved_full_move": False}, Move("R2", FieldPoint(3, 4), None),
          "not-towards-edge"),
+        # up to 12" may be less than 12", but not nothing: a turn where it stands is no move
+        ({"unobserved_full_move": False}, Move("R2", FieldPoint(3, 2), 0.0), "must-move"),
+        ({"unobserved_full_move": False}, Move("R2", FieldPoint(3, 1.9), None), "must-move"),
+        ({"unobserved_full_move": False, "unobserved_must_move": False}, Move("R2", FieldPoint(3, 2), 0.0), "ok"),
         ({"field_of_vision": 360}, Stay("R2"), "ok"),  # all-round vision: R2 is observed
     ],
 )
