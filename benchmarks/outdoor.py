@@ -45,8 +45,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.the_game.options import TheGameOptions
-from rules.the_game.shapes import gap
-from rules.the_game.sight import observation
+from rules.the_game.sight import edge_gap, observation
 from tabletop.outdoor.frame import OutdoorAssistant
 from tabletop.outdoor.live import averaged
 from tabletop.outdoor.overlay import draw_field
@@ -265,7 +264,7 @@ def main() -> int:
         for a in range(len(ids)):
             for b in range(a + 1, len(ids)):
                 pa, pb = truth[ours[ids[a]]], truth[ours[ids[b]]]
-                e = abs(gap(pa.outline, pb.outline)[0] - res.report.distance(ids[a], ids[b]))
+                e = abs(edge_gap(pa, pb)[0] - res.report.distance(ids[a], ids[b]))
                 gaps.append(e)
                 by_tilt[band].append(e)
                 qa, qb = res.report.reading(ids[a]), res.report.reading(ids[b])

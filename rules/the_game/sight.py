@@ -26,13 +26,14 @@ from dataclasses import dataclass, replace
 from rules.geometry import FieldPoint
 from rules.the_game.model import Piece
 from rules.the_game.options import TheGameOptions
-from rules.the_game.shapes import cone_hits_polygon, gap, quick_sight, unit
+from rules.the_game.shapes import cone_hits_polygon, footprint_gap, gap, quick_sight, unit
 
 __all__ = [
     "Sighting",
     "observation",
     "is_observed",
     "edge_gap",
+    "within",
     "within_range",
     "roll_stat",
     "moved_piece",
@@ -125,17 +126,36 @@ def roll_stat(observed: bool, opts: TheGameOptions) -> int:
 
 
 def edge_gap(a: Piece, b: Piece) -> tuple[float, float, float]:
-    """Edge-to-edge distance between two pieces' footprints and the push that would
-    bring ``a`` into contact with ``b``."""
-    return gap(a.outline, b.outline)
+    """Edge-to-edge distance between two pieces' footprints (their true outlines:
+    :func:`rules.the_game.shapes.footprint_gap`) and the push that would bring ``a`` into
+    contact with ``b``."""
+    return footprint_gap(a.footprint, (a.at.x, a.at.y, a.facing), b.footprint, (b.at.x, b.at.y, b.facing),
+                         (a.outline, b.outline))
+
+
+#: A gap this much over a limit is taken as on it: the floating-point rounding of a measured
+#: gap (a billionth of an inch), so that pieces set exactly 1" apart are 1" apart.
+ROUNDING = 1e-9
+
+
+def within(a: Piece, b: Piece, limit: float) -> bool:
+    """Whether two pieces' footprints are at most ``limit`` apart, edge to edge. The
+    polygons' gap settles most pairs (it is never shorter than the true one, and longer by
+    at most the two insets); only a pair in between is measured exactly."""
+    limit += ROUNDING
+    if a.at.distance(b.at) - a.footprint.radius - b.footprint.radius > limit:  # the radii are exact
+        return False
+    d0 = gap(a.outline, b.outline)[0]
+    if d0 <= limit:
+        return True
+    if d0 > limit + a.footprint.inset + b.footprint.inset:
+        return False
+    return edge_gap(a, b)[0] <= limit
 
 
 def within_range(a: Piece, b: Piece, opts: TheGameOptions) -> bool:
     """Whether two pieces are within action range (with the measuring tolerance)."""
-    limit = opts.action_range + opts.tolerance
-    if a.at.distance(b.at) - a.footprint.radius - b.footprint.radius > limit:
-        return False
-    return gap(a.outline, b.outline)[0] <= limit
+    return within(a, b, opts.action_range + opts.tolerance)
 
 
 def moved_piece(piece: Piece, to: FieldPoint, facing: float | None = None) -> Piece:

@@ -33,8 +33,8 @@ from rules.the_game.acting import target_number
 from rules.the_game.model import Piece
 from rules.the_game.moves import Field, plan_move
 from rules.the_game.options import TheGameOptions
-from rules.the_game.shapes import contains, gap
-from rules.the_game.sight import Sighting, observation, roll_stat
+from rules.the_game.shapes import contains
+from rules.the_game.sight import Sighting, edge_gap, observation, roll_stat, within
 from tabletop.outdoor.readings import PieceReading
 
 __all__ = ["TWICE", "Advice", "FieldReport", "assess", "compare", "inches", "progress", "whose_move"]
@@ -111,7 +111,7 @@ class FieldReport:
     def distance(self, a: str, b: str) -> float:
         """Edge-to-edge distance between two pieces' footprints, in inches."""
         pa, pb = self._piece(a), self._piece(b)
-        return gap(pa.outline, pb.outline)[0]
+        return edge_gap(pa, pb)[0]
 
     def _piece(self, piece_id: str) -> Piece:
         for p in self.pieces:
@@ -146,15 +146,12 @@ def assess(readings: Sequence[PieceReading], options: TheGameOptions | None = No
         for q in pieces:
             if q.side == p.side:
                 continue
-            d = gap(p.outline, q.outline)[0]
-            if d <= reach:
+            if within(p, q, reach):
                 own = roll_stat(s.observed, opts)
                 theirs = roll_stat(table[q.id].observed, opts)
-                friends_t = sum(1 for o in pieces if o.side == q.side and o.id != q.id
-                                and gap(o.outline, q.outline)[0] <= reach)
-                friends_o = sum(1 for o in pieces if o.side == p.side and o.id != p.id
-                                and gap(o.outline, p.outline)[0] <= reach)
-                targets.append((q.id, d, target_number(own, theirs, friends_t, friends_o)))
+                friends_t = sum(1 for o in pieces if o.side == q.side and o.id != q.id and within(o, q, reach))
+                friends_o = sum(1 for o in pieces if o.side == p.side and o.id != p.id and within(o, p, reach))
+                targets.append((q.id, edge_gap(p, q)[0], target_number(own, theirs, friends_t, friends_o)))
         leaves = not s.observed and e <= move
         close = _close_call(p, pieces, s.observed, opts)
         advice[p.id] = Advice(r, s, move, edge, e, walk_to, leaves, tuple(sorted(targets, key=lambda t: t[1])), close)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from rules.geometry import FieldPoint
-from rules.the_game.shapes import gap
+from rules.the_game.shapes import Footprint, footprint_gap, gap
 from tabletop.errors import InputError
 from tabletop.outdoor.assistant import FieldReport, inches
 from tabletop.outdoor.view import FieldView
@@ -55,6 +55,10 @@ def parse_target(text: str) -> tuple[str, tuple[float, float] | None]:
     return text.strip().upper(), None
 
 
+#: A ground point measured to, as a footprint: a disc a ten-thousandth of an inch across.
+_POINT_FOOT = Footprint.ellipse(1e-4, 1e-4)
+
+
 def _dot(p: FieldPoint) -> tuple[tuple[float, float], ...]:
     e = 1e-4
     return ((p.x + e, p.y), (p.x - e / 2, p.y + e), (p.x - e / 2, p.y - e))
@@ -65,15 +69,15 @@ def measure(report: FieldReport, a: tuple[str, FieldPoint | None], b: tuple[str,
     ends = []
     for name, point in (a, b):
         if point is not None:
-            ends.append((name, point, _dot(point)))
+            ends.append((name, point, _POINT_FOOT, (point.x, point.y, 0.0)))
             continue
         piece = next((p for p in report.pieces if p.id.lower() == name.lower()), None)
         if piece is None:
             known = ", ".join(p.id for p in report.pieces) or "none were found"
             raise InputError("measure", f"no piece {name} in the picture (pieces: {known})")
-        ends.append((piece.id, piece.at, piece.outline))
-    (na, pa, oa), (nb, pb, ob) = ends
-    d = gap(oa, ob)[0]
+        ends.append((piece.id, piece.at, piece.footprint, (piece.at.x, piece.at.y, piece.facing)))
+    (na, pa, fa, qa), (nb, pb, fb, qb) = ends
+    d = footprint_gap(fa, qa, fb, qb)[0]  # edge to edge, against the pieces' true outlines
     if a[1] is not None and b[1] is not None:
         d = pa.distance(pb)
         text = f"{na} to {nb}: {inches(d)} along the ground"
