@@ -255,10 +255,11 @@ def carry_out(
                 # the referee learns it too, when only ``gods_found`` told which it was
                 god = replace(victim, identity=Identity.GOD)
                 board[sq] = _learned(god, mover, options.god_reveal)
+                where = f"the checker on {sq}" if options.god_reveal is GodReveal.ALL else "a checker on her way"
                 events.append(
                     Event.of(
                         "power",
-                        f"The Princess cannot take the checker on {sq}; she moves on past it.",
+                        f"The Princess cannot take {where}; she moves on past it.",
                         player=mover.value,
                         at=str(sq),
                     )
@@ -344,14 +345,16 @@ def _voided(
     for sq in plan.flips:
         identity = Identity.GOD if gods[sq] else Identity.MORTAL
         board[sq] = _learned(replace(board[sq], identity=identity), mover, reveal)
+    # Spoken to the whole table: the square is named only when everyone learns the god.
+    which = f"the checker on {plan.to}" if reveal is GodReveal.ALL else "the checker"
     if roll.hero is HeroFace.SETH:
         text = (
-            f"{_name(mover)} turns over the checker on {plan.to}: Seth cannot convert it, so "
+            f"{_name(mover)} turns over {which}: Seth cannot convert it, so "
             f"{_name(mover)} must pick another checker."
         )
     else:
         text = (
-            f"{_name(mover)} turns over the checker on {plan.to}: the {roll.hero.title} cannot "
+            f"{_name(mover)} turns over {which}: the {roll.hero.title} cannot "
             f"take it, so {_name(mover)} must choose another movement."
         )
     events = [Event.of("power", text, player=mover.value, at=str(plan.to), power=roll.hero.value)]

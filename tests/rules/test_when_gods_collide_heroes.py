@@ -181,11 +181,25 @@ def test_what_the_mover_learns_stays_private() -> None:
     assert egyptian_view.occupant[sq("5,5")].identity is Identity.HIDDEN
     assert egyptian_view.occupant[sq("5,5")].seen_by == frozenset()
     assert egyptian_view == THREE.view(state, "egyptian")  # nothing new for the bystander
+    # nor in what the referee says to the whole table
+    spoken = THREE.apply(state, mv("1,3", "5,5")).events
+    assert all("5,5" not in e.text for e in spoken) and "cannot take it" in spoken[0].text
     public = WhenGodsCollide.from_options(
         {"armies": ["egyptian", "greek", "norse"], "god_reveal": "all"}
     )
-    after = public.apply(state, mv("1,3", "5,5")).state
-    assert public.view(after, "egyptian").occupant[sq("5,5")].identity is Identity.GOD
+    step = public.apply(state, mv("1,3", "5,5"))
+    assert public.view(step.state, "egyptian").occupant[sq("5,5")].identity is Identity.GOD
+    assert "the checker on 5,5" in step.events[0].text  # everyone learns it: the square is said
+
+
+def test_a_god_the_princess_passes_is_not_named_aloud_unless_everyone_learns_it() -> None:
+    diagram = ring({"0,0": "g", "1,0": "n", "3,0": "N", "1,3": "G", "5,5": "n"})
+    for reveal, named in (("mover", False), ("all", True)):
+        game = WhenGodsCollide.from_options({"armies": ["greek", "norse"], "god_reveal": reveal})
+        step = game.apply(hero_state(diagram, HeroFace.PRINCESS, 4, chess="rook"), mv("0,0", "4,0"))
+        passed = [e for e in step.events if e.kind == "power"]
+        assert len(passed) == 1 and "moves on past it" in passed[0].text
+        assert ("3,0" in passed[0].text) is named
 
 
 # -- God of Wind ----------------------------------------------------------------------------------
@@ -447,12 +461,15 @@ def test_seth_flips_face_up_for_everybody_unless_told_otherwise() -> None:
     diagram = ring({"1,3": "G", "0,0": "e", "1,0": "E", "5,0": "n", "5,5": "N"})
     armies = (Army.EGYPTIAN, Army.GREEK, Army.NORSE)
     state = hero_state(diagram, HeroFace.SETH, 2, armies=armies, current=Army.GREEK)
-    after = THREE.apply(state, convert("5,5")).state
-    assert THREE.view(after, "egyptian").occupant[sq("5,5")].identity is Identity.GOD
+    step = THREE.apply(state, convert("5,5"))
+    assert THREE.view(step.state, "egyptian").occupant[sq("5,5")].identity is Identity.GOD
+    assert "the checker on 5,5" in step.events[0].text
     private = WhenGodsCollide.from_options(
         {"armies": ["egyptian", "greek", "norse"], "seth_reveal": "mover"}
     )
-    after = private.apply(state, convert("5,5")).state
+    step = private.apply(state, convert("5,5"))
+    after = step.state
+    assert "Seth cannot convert it" in step.events[0].text and "5,5" not in step.events[0].text
     assert private.view(after, "egyptian").occupant[sq("5,5")].identity is Identity.HIDDEN
     assert private.view(after, "greek").occupant[sq("5,5")].identity is Identity.GOD
 
