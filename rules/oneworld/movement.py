@@ -237,6 +237,13 @@ def _blade_plans(s: Snapshot, child: Child) -> list[Plan]:
 
 def blade_walk(s: Snapshot, child: Child, d: HexDirection) -> tuple[Plan | None, str | None]:
     """The Blade's forced move in direction ``d``: the plan, or why there is none."""
+    plan, reason, _ = _blade_steps(s, child, d)
+    return plan, reason
+
+
+def _blade_steps(s: Snapshot, child: Child, d: HexDirection) -> tuple[Plan | None, str | None, Plan | None]:
+    """:func:`blade_walk`, and when there is no plan, the hexes walked before the step that
+    forbids the direction (a plan of them, or ``None`` when the first step does)."""
     path: list[Hex] = []
     faults: list[int] = []
     cur = child.hex
@@ -245,39 +252,45 @@ def blade_walk(s: Snapshot, child: Child, d: HexDirection) -> tuple[Plan | None,
         st = _step(s, child.side, Aspect.BLADE, cur, d)
         if st.chaos:
             path.append(st.to)
-            return Plan(tuple(path), tuple(faults), into_chaos=True), None
+            return Plan(tuple(path), tuple(faults), into_chaos=True), None, None
         if st.blocked in ("pylon", "tower", "own-god"):
             break  # the Blade stops in the hex before
         if st.blocked:
-            return None, st.blocked
+            return None, st.blocked, (Plan(tuple(path), tuple(faults)) if path else None)
         if pylon_rule and st.pylon_to_pylon:
             if i == 0:
                 # Pylon Movement: from pylon to pylon a Blade moves a single hex.
-                return Plan((st.to,), (0,) if st.fault else (), fight=st.stop and not st.god, god_attack=st.god), None
+                return (Plan((st.to,), (0,) if st.fault else (), fight=st.stop and not st.god, god_attack=st.god),
+                        None, None)
             break
         if st.fault:
             faults.append(i)
         path.append(st.to)
         cur = st.to
         if st.stop:
-            return Plan(tuple(path), tuple(faults), fight=not st.god, god_attack=st.god), None
+            return Plan(tuple(path), tuple(faults), fight=not st.god, god_attack=st.god), None, None
     if not path:
-        return None, "blade-blocked"
-    return Plan(tuple(path), tuple(faults)), None
+        return None, "blade-blocked", None
+    return Plan(tuple(path), tuple(faults)), None, None
 
 
 def _blade_line(s: Snapshot, child: Child, d: HexDirection) -> list[Plan]:
-    plan, _ = blade_walk(s, child, d)
-    if plan is None:
-        return []
-    plans = [plan]
-    if s.options.friendly_obstacle:
-        for i, h in enumerate(plan.path[:-1]):
+    """The Blade's plans in direction ``d``: its full move, and with Friendly Obstacle each
+    stop on a friendly Stone before its end. A stop short of the step that forbids the full
+    move (the turn's god attack already made, a runeline) is still a stop: the Blade never
+    takes that step."""
+    plan, _, before = _blade_steps(s, child, d)
+    plans = [] if plan is None else [plan]
+    walked = plan.path[:-1] if plan is not None else (before.path if before is not None else ())
+    if s.options.friendly_obstacle and walked:
+        full = plan if plan is not None else before
+        assert full is not None
+        for i, h in enumerate(walked):
             if h not in s.board.cells:
                 break
             if s.stones[(h, child.side)] > s.pos.obstacles_used_at(h):
-                steps = tuple(f for f in plan.fault_steps if f <= i)
-                plans.append(Plan(plan.path[: i + 1], steps, obstacle=True))
+                steps = tuple(f for f in full.fault_steps if f <= i)
+                plans.append(Plan(full.path[: i + 1], steps, obstacle=True))
     return plans
 
 

@@ -64,6 +64,21 @@ def test_friendly_obstacle_one_stone_for_every_blade() -> None:
     assert pos.obstacles_used == () and obstacle.verdict(pos, Move("B2", H("0303"))).legal
 
 
+def test_friendly_obstacle_stop_before_a_god_the_turn_may_no_longer_attack() -> None:
+    """Arena: the CHEZ god on 0509. A BORG Blade on 0209 running east passes its Stone on
+    0309 and would reach the god; once the turn's god attack is made that full run is
+    illegal, but stopping on the Stone never comes near the god."""
+    obstacle = game(friendly_obstacle=True)
+    for used in (False, True):
+        pos = position("B1:B@0209 B3:S@0309", god_attacked=used)
+        assert obstacle.verdict(pos, Move("B1", H("0309"))).legal, used
+        assert "0309" in destinations(obstacle, pos, "B1")
+        assert ("0509" in destinations(obstacle, pos, "B1")) is not used
+    pos = position("B1:B@0209 B3:S@0309", god_attacked=True)
+    assert obstacle.verdict(pos, Move("B1", H("0509"))).code == "god-attack-used"
+    assert game().verdict(pos, Move("B1", H("0309"))).code != "ok"  # without the option: no stop
+
+
 # -- Pylon Movement -----------------------------------------------------------------------------
 
 # A 6 x 3 map whose middle row is pylons 0102 .. 0402, then flatland 0502, 0602.
