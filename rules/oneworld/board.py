@@ -21,7 +21,6 @@ between cells are optional; drawing even rows indented by one space shows the re
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
@@ -155,18 +154,38 @@ class OneWorldMap:
         return "\n".join(lines) + "\n"
 
 
-def _pixel(h: Hex) -> tuple[float, float]:
-    return math.sqrt(3) * (h.q + h.r / 2), 1.5 * h.r
+#: The six directions clockwise as printed (north up).
+_CLOCKWISE = (HexDirection.E, HexDirection.SE, HexDirection.SW, HexDirection.W, HexDirection.NW, HexDirection.NE)
 
 
 def _ring(cells: dict[Hex, Terrain]) -> tuple[Hex, ...]:
-    edge = [h for h in cells if any(n not in cells for n in h.neighbors())]
-    if not edge:
+    """The map's outer edge hexes in clockwise order as printed, each step to a neighbouring
+    hex: the border is traced hex by hex with Chaos on the left (Moore tracing), so a ragged
+    border with notches is followed round its notches, not sorted by angle. A hex the trace
+    passes twice (a one-hex neck) counts once, where it is first reached."""
+    if not cells:
         return ()
-    cx = sum(_pixel(h)[0] for h in cells) / len(cells)
-    cy = sum(_pixel(h)[1] for h in cells) / len(cells)
-    # y grows downwards on the printed map, so increasing atan2 angle runs clockwise.
-    return tuple(sorted(edge, key=lambda h: (math.atan2(_pixel(h)[1] - cy, _pixel(h)[0] - cx), h)))
+    start = min(cells, key=lambda h: (h.r, h.q))  # the top row's westmost hex: its west is Chaos
+    back = _CLOCKWISE.index(HexDirection.W)
+    order: list[Hex] = []
+    seen_states: set[tuple[Hex, int]] = set()
+    cur = start
+    while (cur, back) not in seen_states:
+        seen_states.add((cur, back))
+        if cur not in order:
+            order.append(cur)
+        for k in range(1, 7):
+            d = _CLOCKWISE[(back + k) % 6]
+            nxt = cur.neighbor(d)
+            if nxt in cells:
+                outside = cur.neighbor(_CLOCKWISE[(back + k - 1) % 6])
+                way = nxt.direction_to(outside)
+                assert way is not None  # two hexes side by side round one hex touch
+                cur, back = nxt, _CLOCKWISE.index(way)
+                break
+        else:
+            break  # a lone hex
+    return tuple(order)
 
 
 def parse_map(text: str, require_towers: bool = True) -> OneWorldMap:

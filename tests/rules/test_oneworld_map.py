@@ -155,21 +155,40 @@ def test_reentry_rounds_the_sheet_to_the_opposite_end_or_side() -> None:
 def test_the_edge_ring_runs_clockwise_around_the_map() -> None:
     m = bundled_map()
     ring = m.edge_ring()
-    assert set(ring) == {h for h in m.cells if m.is_edge(h)}
+    assert set(ring) == {h for h in m.cells if m.is_edge(h)} and len(set(ring)) == len(ring)
     assert not m.is_edge(H("0712")) and m.is_edge(H("0112"))
+    # Hex by hex round the ragged border (its notches too), never a jump.
+    assert all(a.distance(b) == 1 for a, b in zip(ring, ring[1:] + ring[:1]))
 
-    def angle(h: Hex) -> float:
-        x, y = math.sqrt(3) * (h.q + h.r / 2), 1.5 * h.r
-        cx = sum(math.sqrt(3) * (c.q + c.r / 2) for c in m.cells) / len(m.cells)
-        cy = sum(1.5 * c.r for c in m.cells) / len(m.cells)
-        return math.atan2(y - cy, x - cx)
+    def pixel(h: Hex) -> tuple[float, float]:
+        return math.sqrt(3) * (h.q + h.r / 2), 1.5 * h.r
 
-    angles = [angle(h) for h in ring]
-    assert angles == sorted(angles)  # printed y grows southwards: increasing angle is clockwise
+    pts = [pixel(h) for h in ring]
+    twice_area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))
+    assert twice_area > 0  # printed y grows southwards: a positive area runs clockwise
     west, east = H("0112"), H("1412")
     # Clockwise from the western Tower goes north (towards row 1), then east.
     assert ring[(ring.index(west) + 1) % len(ring)].offset()[1] < 12
     assert ring[(ring.index(east) + 1) % len(ring)].offset()[1] > 12
+
+
+def test_the_edge_ring_follows_a_notched_border_step_by_step() -> None:
+    """A west edge with a one-hex notch of Chaos: the ring goes round the notch, as a Tower
+    moving along the edge would, rather than by angle across it."""
+    text = """\
+size 5 5
+row 1 . . . . .
+row 2  . . . . .
+row 3 ~ . . . .
+row 4  . . . . .
+row 5 . . . . .
+"""
+    m = parse_map(text, require_towers=False)
+    ring = m.edge_ring()
+    assert all(a.distance(b) == 1 for a, b in zip(ring, ring[1:] + ring[:1]))
+    i = ring.index(H("0104"))
+    # northwards up the west edge: 0104 -> 0203 (round the notch at 0103) -> 0102
+    assert [h.label() for h in (ring[(i + 1) % len(ring)], ring[(i + 2) % len(ring)])] == ["0203", "0102"]
 
 
 # -- the default map ----------------------------------------------------------------------------
