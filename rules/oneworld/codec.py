@@ -283,7 +283,7 @@ def check_on_map(
     if len(p.towers) == 2 and p.towers[0][1] == p.towers[1][1]:
         raise FormatError(f"{where}.towers", f"both Towers are on {p.towers[0][1]}")
     for s, h in p.towers:
-        if moving_towers and board.is_edge(h):
+        if moving_towers and h in board.edge_ring():
             continue
         if h not in board.tower_hexes():
             where_ok = "a Tower hex or an edge hex" if moving_towers else "a Tower hex"
