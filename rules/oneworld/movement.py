@@ -198,6 +198,8 @@ def plan_along(s: Snapshot, child: Child, path: tuple[Hex, ...]) -> tuple[Plan |
         limit = STONE_PYLON_RANGE if child.aspect is Aspect.STONE else 1
     if not path or len(path) > limit:
         return None, "too-far"
+    if path[-1] == child.hex:
+        return None, "no-move"  # out and back is no move, as without a path
     faults: list[int] = []
     here = child.hex
     for i, h in enumerate(path):

@@ -80,6 +80,7 @@ CASES: list[Any] = [
     ("fog-path-over-runeline", "B1:F@0206", Move("B1", H("0306"), (H("0306"),)), "runeline", {}),
     ("fog-path-not-adjacent", "B1:F@0404", Move("B1", H("0604"), (H("0604"),)), "bad-path", {}),
     ("fog-path-ends-elsewhere", "B1:F@0404", Move("B1", H("0604"), (H("0504"),)), "bad-path", {}),
+    ("fog-path-out-and-back", "B1:F@0404", Move("B1", H("0404"), (H("0504"), H("0404"))), "no-move", {}),
     ("fog-path-through-enemy", "B1:F@0404 C1:S@0504", Move("B1", H("0604"), (H("0504"), H("0604"))), "enemy-in-the-way", {}),
     ("fog-path-through-friends", "B1:F@0404 B2:S@0504 B3:S@0504 B4:S@0504 B5:S@0504",
      Move("B1", H("0604"), (H("0504"), H("0604"))), "ok", {}),
