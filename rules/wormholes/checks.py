@@ -7,10 +7,11 @@ possible results in :func:`chance_outcomes`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations, product
 
 from rules.core import Verdict
-from rules.geometry import SquareDirection
+from rules.geometry import Square, SquareDirection
 from rules.wormholes.board import (
     BASE_CELLS,
     CELLS,
@@ -183,21 +184,38 @@ def move_options(state: WormholesState, opts: WormholesOptions) -> list[Move | S
         options.extend([Move(suit, t) for t in targets] if targets else [Stay(suit)])
     if not opts.strict_both_dice or len(state.dice) < 2:
         return options
-    # A winning move is always allowed (the game ends with a die unused), and it does not
-    # count as using both dice: the other moves are held to what the other moves can do.
-    wins = [isinstance(a, Move) and wins_on(state, opts, a.ship, a.to) for a in options]
-    scores = [0 if win else _dice_used(state, opts, a) for a, win in zip(options, wins)]
+    # A move that wins is always allowed (the game ends with a die unused), and it sets no
+    # bar: the other moves are held to what the other moves can do.
+    ends = [_ends(state, opts, a) for a in options]
+    wins = [isinstance(a, Move) and any(wins_on(state, opts, a.ship, e) for e in where)
+            for a, where in zip(options, ends)]
+    scores = [0 if win else _dice_used(state, opts, a, where) for a, where, win in zip(options, ends, wins)]
     best = max((score for score, win in zip(scores, wins) if not win), default=0)
     return [a for a, score, win in zip(options, scores, wins) if win or score == best]
 
 
-def _dice_used(state: WormholesState, opts: WormholesOptions, first: Move | Stay) -> int:
-    """How many dice a turn starting with ``first`` (not a winning move) can use, judged on
-    landing cells only (what a wormhole will do is not always known yet)."""
+def _ends(state: WormholesState, opts: WormholesOptions, first: Move | Stay) -> list[Square]:
+    """Where the ship of ``first`` may stand once its die is used: the landing cell, or, when
+    it lands on a wormhole both players have seen, where that wormhole's jump takes it (each
+    open way, the mover's choice; the landing cell when none is open or it is a black hole).
+    An unseen wormhole cannot be foreseen: its landing cell stands for it."""
+    if isinstance(first, Stay):
+        return [state.ship(first.ship).at]
+    coin = state.coin_on(first.to)
+    if coin is None or not coin.seen or not coin.known:
+        return [first.to]
+    if wins_on(state, opts, first.ship, first.to):
+        return [first.to]
+    there = state.with_ship(replace(state.ship(first.ship), at=first.to))
+    return jump_targets(there, opts, first.ship, coin.suit, coin.known) or [first.to]
+
+
+def _dice_used(state: WormholesState, opts: WormholesOptions, first: Move | Stay, ends: list[Square]) -> int:
+    """How many dice a turn starting with ``first`` (not a winning move) can use, the other
+    ship's die judged from the best of ``ends`` (:func:`_ends`)."""
     other = sibling(first.ship)
     n = state.die_of(other) or 0
-    at = first.to if isinstance(first, Move) else state.ship(first.ship).at
-    second = 1 if die_targets(state, opts, other, n, own_at=at) else 0
+    second = 1 if any(die_targets(state, opts, other, n, own_at=at) for at in ends) else 0
     return (1 if isinstance(first, Move) else 0) + second
 
 

@@ -406,6 +406,27 @@ def test_a_winning_move_does_not_make_the_other_moves_illegal() -> None:
                for a in GAME.legal_actions(state))
 
 
+def test_both_dice_look_past_a_wormhole_both_players_have_seen() -> None:
+    # Suns 1,7 and Moons 5,3, both dice 4: Moons' only move is to 5,7.
+    # A seen Suns-4 wormhole on 5,7 throws a Suns ship landing there on to 5,11, where it no
+    # longer stands in Moons' way: both dice are used, so the landing is allowed.
+    seen = pos(ships={"suns": "1,7", "moons": "5,3"}, coins={"5,7": ("suns", 4, True)},
+               dice={"suns": 4, "moons": 4})
+    assert GAME.verdict(seen, Move(SUNS, sq("5,7"))).legal
+    state, _ = play(GAME, seen, Move(SUNS, sq("5,7")), Jump(SUNS, sq("5,11")))
+    assert GAME.verdict(state, Move(MOONS, sq("5,7"))).legal
+    # Not yet seen (the referee alone knows its value): the landing cell is all that counts.
+    unseen = pos(ships={"suns": "1,7", "moons": "5,3"}, coins={"5,7": ("suns", 4)},
+                 dice={"suns": 4, "moons": 4})
+    assert GAME.verdict(unseen, Move(SUNS, sq("5,7"))).code == "must-use-both-dice"
+    # And the other way: a seen Crowns-5 wormhole on 2,7 throws Suns (ace, from 1,7) to 7,12,
+    # Moons' only square for its 5 from 2,17; 2,8 instead leaves it free.
+    block = pos(ships={"suns": "1,7", "moons": "2,17"}, coins={"2,7": ("crowns", 5, True)},
+                dice={"suns": 1, "moons": 5})
+    assert GAME.verdict(block, Move(SUNS, sq("2,7"))).code == "must-use-both-dice"
+    assert GAME.verdict(block, Move(SUNS, sq("2,8"))).legal
+
+
 def test_a_winning_move_is_never_refused_by_the_both_dice_rule() -> None:
     # Every Suns cell and die that reach the DiagonAliens' base, against every cell and die
     # of the Moons ship: the landing on the base is always legal.
