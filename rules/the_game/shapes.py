@@ -306,6 +306,9 @@ def footprint_gap(fa: Footprint, a: tuple[float, float, float], fb: Footprint, b
             f1 = apart(m1)
     t = (lo + hi) / 2.0
     d = apart(t)
+    t0 = math.atan2(dy, dx)  # every direction's separation is a lower bound: keep the larger
+    if apart(t0) > d:
+        t, d = t0, apart(t0)
     if d <= 1e-12:
         return 0.0, 0.0, 0.0
     d = min(d, d0)
