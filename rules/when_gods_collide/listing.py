@@ -101,8 +101,10 @@ def _princess(state: WgcState, frm: Square, face: ChessFace, number: int) -> Ite
     if face.sliding:
         for d in face.directions:
             path, _ = slide(board, sides, frm, d, mover, number, through_enemies=True)
-            if path:
-                yield Move(frm, path[-1]), tuple(sq for sq in path if sq in sides)
+            # she may stop on any checker she captures (the plain move's end), or go on
+            for k, sq in enumerate(path):
+                if sq in sides or k == len(path) - 1:
+                    yield Move(frm, sq), tuple(t for t in path[: k + 1] if t in sides)
         return
     for chain in princess_chains(board, sides, frm, mover, face, number):
         # every square before the last held an enemy (the chain goes on only after one)

@@ -138,6 +138,8 @@ def _plan_move(state: WgcState, move: Move) -> Plan | Verdict:
     elif face.sliding:  # Princess, sliding straight through enemy checkers
         how = f"Princess, as a {how}"
         problem = face_problem(board, sides, frm, to, mover, face, number, through_enemies=True)
+        if problem is not None and problem[0] == "wrong-distance" and to in sides:
+            problem = None  # she may stop on a checker she captures, as the plain move would
         if problem is None:
             line = line_to(frm, to)
             assert line is not None

@@ -287,7 +287,9 @@ ROW = ring({"0,0": "g", "1,0": "n", "3,0": "n", "5,5": "N", "1,3": "G"})
     "action,code",
     [
         (mv("0,0", "4,0"), "ok"),  # straight through both Norse checkers: exactly 4
-        (mv("0,0", "1,0"), "wrong-distance"),  # a capture does not stop her
+        (mv("0,0", "1,0"), "ok"),  # she may stop on a checker she captures, as the plain rook would
+        (mv("0,0", "3,0"), "ok"),  # ... or on the next one
+        (mv("0,0", "2,0"), "wrong-distance"),  # but not on an empty square short of the count
         (mv("0,0", "5,0"), "too-far"),
         (mv("0,0", "0,3"), "ok"),  # south: 3 squares then a gap
         (mv("0,0", "4,0", "1,0"), "via-not-allowed"),
@@ -296,6 +298,13 @@ ROW = ring({"0,0": "g", "1,0": "n", "3,0": "n", "5,5": "N", "1,3": "G"})
 def test_princess_slides_through_captures(action: Move, code: str) -> None:
     state = hero_state(ROW, HeroFace.PRINCESS, 4, chess="rook")
     assert GAME.verdict(state, action).code == code
+    assert (action in GAME.legal_actions(state)) is (code == "ok")
+
+
+def test_a_princess_stopping_on_her_first_capture_takes_only_it() -> None:
+    state = hero_state(ROW, HeroFace.PRINCESS, 4, chess="rook")
+    after = GAME.apply(state, mv("0,0", "1,0")).state
+    assert after.occupant[sq("1,0")].army is Army.GREEK and sq("3,0") in after.occupant
 
 
 def test_princess_captures_every_enemy_on_her_line() -> None:
