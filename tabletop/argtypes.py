@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-__all__ = ["frame_size", "image_size", "number", "share", "whole"]
+__all__ = ["CAMERA_INDEX", "frame_size", "image_size", "number", "share", "whole"]
 
 
 def whole(unit: str, low: int, high: int, name: str | None = None) -> Callable[[str], int]:
@@ -89,3 +89,7 @@ def frame_size(text: str, example: str = "such as 1280x720") -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT {example}, got {text!r}") from None
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+#: ``--camera N``: a camera's index, 0 or more (some negative ones crash OpenCV outright).
+CAMERA_INDEX = whole("", 0, 9999, "a camera index (0: the first webcam)")

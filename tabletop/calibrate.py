@@ -336,6 +336,11 @@ def run_calibrate_board(args: argparse.Namespace, out: TextIO) -> int:
         if args.corners:
             corners = parse_corners(args.corners)
         else:
+            from tabletop.live.play import has_display
+
+            if not has_display():
+                raise CalibrationError("--click needs a window, and there is no display here: give the "
+                                       "four corners in pixels with --corners instead")
             corners = click_corners(image, order=FIELD_ORDER if units == "inch" else ORDER)
         pose = pose_from_corners(corners, units, size, frame_size=frame_size, camera=camera)
     elif args.auto:

@@ -125,7 +125,11 @@ def onnx_export(weights: Path, imgsz: tuple[int, int] = (480, 640), folder: Path
     try:
         copy = work / Path(weights).name
         shutil.copyfile(weights, copy)
-        model = ultralytics_module().YOLO(str(copy))
+        try:
+            model = ultralytics_module().YOLO(str(copy))
+        except Exception as err:  # noqa: BLE001 - a truncated, empty or foreign file
+            raise DetectorError(f"{weights} is not a model's weights file that can be read "
+                                f"(empty, cut short or another kind of file: {type(err).__name__})") from None
         quiet = logging.getLogger("ultralytics")
         level = quiet.level
         quiet.setLevel(logging.WARNING)

@@ -125,7 +125,10 @@ class Recipe:
                 facing_reader=dict(doc["facing_reader"]) if doc.get("facing_reader") is not None else None,
                 then=_then_section(doc.get("then")),
             )
-        except (KeyError, TypeError, ValueError) as err:
+        except KeyError as err:
+            raise RecipeError(f"malformed recipe: it has no {err.args[0]!r} (see models/GAME.json for one "
+                              "that works)") from None
+        except (TypeError, ValueError) as err:
             raise RecipeError(f"malformed recipe: {type(err).__name__}: {err}") from None
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.argtypes import frame_size, number, whole
+from tabletop.argtypes import CAMERA_INDEX, frame_size, number, whole
 from tabletop.errors import InputError
 
 __all__ = ["add_play_parser", "build_pipeline", "has_display", "run_play"]
@@ -67,7 +67,7 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     )
     play.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
     src = play.add_mutually_exclusive_group(required=True)
-    src.add_argument("--camera", type=int, metavar="N", help="camera index (0: the first webcam)")
+    src.add_argument("--camera", type=CAMERA_INDEX, metavar="N", help="camera index (0: the first webcam)")
     src.add_argument("--video", metavar="FILE", help="a video file")
     src.add_argument("--images", metavar="DIR", help="a folder of frames, taken in name order")
     src.add_argument("--url", metavar="URL", help="an RTSP or HTTP MJPEG stream (phone IP-camera apps)")
@@ -305,6 +305,9 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     record = None
     try:
         if args.resume:
+            if Path(args.resume).read_bytes()[kept:].strip():
+                say(f"note: the last line of {args.resume} was cut short (written when a session stopped "
+                    "mid-line?) and is dropped; the actions before it are kept")
             record = LiveRecord.reopen(args.resume, kept)
             say(f"resumed {args.resume}: {n} actions replayed")
         elif args.record:
@@ -344,4 +347,10 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     say(f"{n} frames{skipped}, {legal} legal and {illegal} illegal announced")
     if sink is not None:
         say(f"annotated frames: {sink.count} written to {video or folder}")
+    if n == 0 and (args.video or args.images):
+        given = args.video or args.images
+        if args.record and not args.resume:  # only the header this run wrote: no game was played
+            Path(args.record).unlink(missing_ok=True)
+        raise InputError("--video" if args.video else "--images",
+                         f"no frame could be read from {given} (is it a video, or a folder of pictures?)")
     return 0

@@ -139,6 +139,10 @@ def run_measure(args: argparse.Namespace, out: TextIO) -> int:
     if args.out:
         start, end = np.array([m.start.x, m.start.y]), np.array([m.end.x, m.end.y])
         img = draw_field(result.image, result.view, result.report, measure=(start, end, inches(m.distance)))
-        if not cv2.imwrite(str(args.out), img):
+        try:
+            written = cv2.imwrite(str(args.out), img)
+        except cv2.error:  # an unknown suffix, or a folder given as the file
+            written = False
+        if not written:
             raise InputError("--out", f"could not write {args.out} (is the folder there, the suffix .png or .jpg?)")
     return 0

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.argtypes import frame_size, image_size, number, whole
+from tabletop.argtypes import CAMERA_INDEX, frame_size, image_size, number, whole
 from tabletop.errors import InputError, RecordError
 
 __all__ = ["add_outdoor_parser", "run_outdoor"]
@@ -40,7 +40,7 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
                 "keys in the window: m mute, q quit.\n\n" + exit_text),
     )
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--camera", type=int, metavar="N", help="camera index (0: the first webcam)")
+    src.add_argument("--camera", type=CAMERA_INDEX, metavar="N", help="camera index (0: the first webcam)")
     src.add_argument("--video", metavar="FILE", help="a video file")
     src.add_argument("--images", metavar="DIR", help="a folder of photos, taken in name order")
     src.add_argument("--url", metavar="URL", help="an RTSP or HTTP MJPEG stream (phone IP-camera apps)")
@@ -155,6 +155,9 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     audio = Audio(args.audio, out=say)
     log: FieldLog | None = None
     if held is not None:
+        if Path(args.resume).read_bytes()[held.kept:].strip():
+            say(f"note: the last line of {args.resume} was cut short (written when a session stopped "
+                "mid-line?) and is dropped; the positions before it are kept")
         log = FieldLog.reopen(args.resume, held.kept, positions=held.positions)
     elif args.log:
         log = FieldLog.create(args.log, opts)
@@ -228,6 +231,12 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         if log is not None:
             log.close()
     say(f"{n} frames")
+    if n == 0 and (args.video or args.images):
+        given = args.video or args.images
+        if args.log and not args.resume:  # only the header this run wrote: nothing was seen
+            Path(args.log).unlink(missing_ok=True)
+        raise InputError("--video" if args.video else "--images",
+                         f"no frame could be read from {given} (is it a video, or a folder of pictures?)")
     return 0
 
 

@@ -105,6 +105,7 @@ def test_resume_keeps_a_whole_last_line_that_lacks_only_its_line_end(tmp_path: P
 
 
 @pytest.mark.parametrize("bad,needle", [("pose", "--pose"), ("video", "cannot read the video"),
+                                        ("picture-named-video", "--video: no frame could be read"),
                                         ("audio", "--audio"), ("calibration", "--calibration")])
 def test_play_leaves_no_new_record_behind_when_an_input_is_bad(cli, tmp_path: Path, no_detector: None,
                                                                bad: str, needle: str) -> None:
@@ -115,6 +116,10 @@ def test_play_leaves_no_new_record_behind_when_an_input_is_bad(cli, tmp_path: Pa
     if bad == "video":
         video = tmp_path / "table.mp4"
         video.write_text("not a video\n")
+        source = ["--video", str(video)]
+    elif bad == "picture-named-video":  # OpenCV opens it as a sequence of pictures, of none
+        video = tmp_path / "table.png"
+        video.write_text("not a picture\n")
         source = ["--video", str(video)]
     elif bad == "audio":
         audio = f"wav:{junk}/said.wav"  # in a folder that is a file
@@ -146,6 +151,29 @@ def test_a_camera_or_stream_that_cannot_be_opened_leaves_nothing_behind(cli, tmp
                  "--log", str(record))
     assert result.code == 2 and needle in result.error_line()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_outdoor_with_a_source_of_no_frames_says_so_and_leaves_no_log(cli, tmp_path: Path, no_detector: None) -> None:
+    video, log = tmp_path / "field.png", tmp_path / "field.jsonl"
+    video.write_text("not a picture\n")
+    result = cli("outdoor", "--video", str(video), "--log", str(log), "--no-window", "--out", str(tmp_path / "frames"),
+                 "--audio", "none")
+    assert result.code == 2 and "--video: no frame could be read" in result.error_line()
+    assert not log.exists()
+
+
+def test_click_without_a_display_is_one_line(cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Clicking corners needs a window: with no display, say so and name --corners (OpenCV
+    would abort the whole process in Qt)."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    if not sys.platform.startswith("linux"):
+        pytest.skip("displays are looked for by their variables on Linux")
+    result = cli("calibrate", "board", str(SAMPLES / "oneworld-turn-00.jpg"), "--game", "oneworld", "--click",
+                 "--out", str(tmp_path / "pose.json"))
+    assert result.code == 2
+    assert "--click needs a window" in result.error_line() and "--corners" in result.error_line()
+    assert not (tmp_path / "pose.json").exists()
 
 
 def test_play_refuses_a_pose_of_another_games_board(cli, tmp_path: Path, no_detector: None) -> None:
@@ -328,6 +356,9 @@ def test_eval_refuses_a_malformed_dataset(cli, tmp_path: Path, no_detector: None
      "argument --imgsz: the image size must be a multiple of 32"),
     (["measure", str(FIELD_PHOTO), "R1", "B1", "--height", "13"],
      "argument --height: the pieces' height must be 0 to 12 inches, got 13"),
+    # a negative index crashes OpenCV outright on some systems: refused before it is tried
+    (_play("--camera", "-1")[:2] + ["--camera", "-1"], "argument --camera: a camera index (0: the first webcam) must be"),
+    (["outdoor", "--camera", "-1"], "argument --camera: a camera index (0: the first webcam) must be 0 to 9999, got -1"),
 ])
 def test_numbers_out_of_range_are_refused_before_anything_runs(cli, no_detector: None, argv: list[str],
                                                                 needle: str) -> None:

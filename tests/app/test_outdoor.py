@@ -155,6 +155,7 @@ def test_measure_command_on_a_labelled_sample(cli, tmp_path):
     (["IMG", "R1", "R9", "--labels", "LABELS"], "no piece R9"),
     (["IMG", "R1", "B1", "--field-size", "huge"], "not a field size"),
     (["IMG", "R1", "B1", "--labels", "IMG"], "--labels: not JSON"),
+    (["IMG", "R1", "B1", "--labels", "LABELS", "--out", "measured.txt"], "--out: could not write measured.txt"),
 ])
 def test_measure_bad_input_is_one_line(cli, argv, needle):
     image = str(ROOT / "sample_images" / "the-game-still-1.jpg")

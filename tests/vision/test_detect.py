@@ -107,6 +107,20 @@ def test_load_errors_say_what_to_do(source: str, backend: str, message: str) -> 
         Detector.load(source, backend)
 
 
+@pytest.mark.parametrize("content", [b"", b"not weights at all\n", "half"])
+def test_weights_that_are_not_a_model_are_one_clear_error(tmp_path: Path, content: object) -> None:
+    """An empty, foreign or cut-short .pt is a DetectorError naming the file (the CLI's exit
+    2), not ultralytics' own exception (which the CLI took for a bug)."""
+    from vision.detect import onnx_export
+
+    weights = tmp_path / "mine.pt"
+    shipped = Path(__file__).resolve().parents[2] / "models" / "oneworld.pt"
+    weights.write_bytes(shipped.read_bytes()[: shipped.stat().st_size // 2] if content == "half" else content)
+    with pytest.raises(DetectorError, match="mine.pt is not a model's weights file that can be read"):
+        onnx_export(weights, (640, 640), folder=tmp_path / "cache")
+    assert not list((tmp_path / "cache").glob(".export-*"))  # the work folder is cleared
+
+
 @pytest.mark.parametrize("imgsz", [650, 16, 4128])
 def test_a_size_given_to_load_is_checked(imgsz: int) -> None:
     with pytest.raises(DetectorError, match="multiple of 32 from 32 to 4096"):

@@ -59,8 +59,10 @@ def test_a_tile_keeps_a_box_only_when_half_of_it_is_inside(tmp_path: Path) -> No
 
 
 def test_recipes_say_what_is_wrong() -> None:
-    with pytest.raises(RecipeError, match="malformed recipe"):
+    with pytest.raises(RecipeError, match="malformed recipe: it has no 'data'"):
         Recipe.from_json({"game": "oneworld"})
+    with pytest.raises(RecipeError, match="malformed recipe: it has no 'architecture'"):
+        Recipe.from_json({"game": "oneworld", "data": {"count": 10, "seed": 1}})
     with pytest.raises(RecipeError, match="no training recipe for 'chess'"):
         load_recipe("chess")
 
