@@ -283,16 +283,14 @@ def _blade_line(s: Snapshot, child: Child, d: HexDirection) -> list[Plan]:
     takes that step."""
     plan, _, before = _blade_steps(s, child, d)
     plans = [] if plan is None else [plan]
-    walked = plan.path[:-1] if plan is not None else (before.path if before is not None else ())
-    if s.options.friendly_obstacle and walked:
-        full = plan if plan is not None else before
-        assert full is not None
-        for i, h in enumerate(walked):
+    walked = plan or before  # where the Blade goes, or goes before the step that forbids it
+    if s.options.friendly_obstacle and walked is not None:
+        for i, h in enumerate(walked.path[:-1] if plan is not None else walked.path):
             if h not in s.board.cells:
                 break
             if s.stones[(h, child.side)] > s.pos.obstacles_used_at(h):
-                steps = tuple(f for f in full.fault_steps if f <= i)
-                plans.append(Plan(full.path[: i + 1], steps, obstacle=True))
+                steps = tuple(f for f in walked.fault_steps if f <= i)
+                plans.append(Plan(walked.path[: i + 1], steps, obstacle=True))
     return plans
 
 

@@ -291,7 +291,8 @@ def footprint_gap(fa: Footprint, a: tuple[float, float, float], fb: Footprint, b
         ux, uy = math.cos(t), math.sin(t)
         return cx * ux + cy * uy - fa.support(a[2], ux, uy) - fb.support(b[2], -ux, -uy)
 
-    lo, hi = math.atan2(dy, dx) - math.pi / 4, math.atan2(dy, dx) + math.pi / 4
+    t0 = math.atan2(dy, dx)  # the polygons' direction of their gap
+    lo, hi = t0 - math.pi / 4, t0 + math.pi / 4
     ratio = (math.sqrt(5.0) - 1.0) / 2.0
     m1, m2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
     f1, f2 = apart(m1), apart(m2)
@@ -306,9 +307,9 @@ def footprint_gap(fa: Footprint, a: tuple[float, float, float], fb: Footprint, b
             f1 = apart(m1)
     t = (lo + hi) / 2.0
     d = apart(t)
-    t0 = math.atan2(dy, dx)  # every direction's separation is a lower bound: keep the larger
-    if apart(t0) > d:
-        t, d = t0, apart(t0)
+    d0_apart = apart(t0)  # every direction's separation is a lower bound: keep the larger
+    if d0_apart > d:
+        t, d = t0, d0_apart
     if d <= 1e-12:
         return 0.0, 0.0, 0.0
     d = min(d, d0)

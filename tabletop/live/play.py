@@ -232,7 +232,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.audio import Audio
     from tabletop.live.inputs import open_source
     from tabletop.live.pipeline import Rolls
-    from tabletop.live.record import LiveRecord
+    from tabletop.live.record import LiveRecord, cut_short
     from tabletop.live.session import FrameSink, run_frames
     from tabletop.live.window import Controls, Window, handle_key
     from tabletop.referee import load_game
@@ -305,7 +305,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     record = None
     try:
         if args.resume:
-            if Path(args.resume).read_bytes()[kept:].strip():
+            if cut_short(args.resume, kept):
                 say(f"note: the last line of {args.resume} was cut short (written when a session stopped "
                     "mid-line?) and is dropped; the actions before it are kept")
             record = LiveRecord.reopen(args.resume, kept)

@@ -29,7 +29,7 @@ from tabletop.errors import RecordError
 from tabletop.records import RecordHeader, entry_json, parse_record
 from tabletop.referee import Referee, replay
 
-__all__ = ["LiveRecord", "kept_bytes", "plain_text", "stamp", "trim_to"]
+__all__ = ["LiveRecord", "cut_short", "kept_bytes", "plain_text", "stamp", "trim_to"]
 
 
 def stamp(t: float | None = None) -> str:
@@ -56,6 +56,14 @@ def kept_bytes(raw: bytes) -> int:
         if _whole_line(raw[cut:]):
             cut = len(raw)
     return cut
+
+
+def cut_short(path: str | os.PathLike[str], kept: int) -> bool:
+    """Whether :func:`trim_to` ``kept`` will drop a line of the file at ``path`` (more than
+    blank space after its first ``kept`` bytes): a resumed session says so."""
+    with open(path, "rb") as f:
+        f.seek(kept)
+        return bool(f.read().strip())
 
 
 def trim_to(path: str | os.PathLike[str], kept: int) -> None:

@@ -90,6 +90,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.audio import Audio
     from tabletop.live.inputs import open_source
     from tabletop.live.play import has_display
+    from tabletop.live.record import cut_short
     from tabletop.outdoor.command import _load_setup
     from tabletop.outdoor.frame import OutdoorAssistant
     from tabletop.outdoor.live import OutdoorSession, click_to_measure
@@ -155,7 +156,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     audio = Audio(args.audio, out=say)
     log: FieldLog | None = None
     if held is not None:
-        if Path(args.resume).read_bytes()[held.kept:].strip():
+        if cut_short(args.resume, held.kept):
             say(f"note: the last line of {args.resume} was cut short (written when a session stopped "
                 "mid-line?) and is dropped; the positions before it are kept")
         log = FieldLog.reopen(args.resume, held.kept, positions=held.positions)
