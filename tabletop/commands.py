@@ -345,6 +345,10 @@ def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     if not args.record:
         from tabletop.demo import DEMO_GAMES, run_sample_demo
 
+        for flag, given in (("--speak", args.speak), ("--delay", args.delay)):
+            if given:  # the sample turns are read at their own pace and their WAVs hold the speech
+                raise InputError(flag, "only with --record (the sample turns write what is said to a WAV per game)")
+
         if args.game is not None and args.game not in DEMO_GAMES:
             raise InputError("--game", f"no sample turn for {args.game!r} (games: {', '.join(DEMO_GAMES)})")
         return run_sample_demo([args.game] if args.game else list(DEMO_GAMES), args.out, out)

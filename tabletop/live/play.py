@@ -253,6 +253,9 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     # to continue it): bad input never leaves a record changed, nor a new one behind
     n = kept = 0
     if args.resume:
+        for flag, given in (("--position", args.position), ("--options", options)):
+            if given:  # the record holds the game's options and every position since its start
+                raise InputError(flag, "not with --resume: the record goes on from its own last position and options")
         referee, n, kept = LiveRecord.read(args.resume)
         game, state = referee.game, referee.state
         if game.name != args.game:

@@ -91,6 +91,17 @@ def test_resume_of_a_record_that_does_not_replay_is_not_cut(cli, tmp_path: Path)
     _untouched(record, before)
 
 
+@pytest.mark.parametrize(("flag", "value"), [("--position", "start.json"), ("--options", '{"god_lives": 2}')])
+def test_resume_refuses_a_position_or_options_of_its_own(cli, tmp_path: Path, flag: str, value: str) -> None:
+    record = tmp_path / "game.jsonl"
+    record.write_bytes((RECORDS / "oneworld.jsonl").read_bytes())
+    before = record.read_bytes()
+    result = cli(*_play("--resume", str(record), flag, value))
+    assert result.code == 2
+    assert f"{flag}: not with --resume" in result.error_line()
+    _untouched(record, before)
+
+
 def test_resume_keeps_a_whole_last_line_that_lacks_only_its_line_end(tmp_path: Path) -> None:
     text = (RECORDS / "oneworld.jsonl").read_text().rstrip("\n")
     record = tmp_path / "game.jsonl"

@@ -69,6 +69,8 @@ def test_demo_with_a_delay_and_speech_unavailable(cli, monkeypatch):
         (["demo", "--delay", "-1"], "--delay: the delay must be between 0 and 60 seconds"),
         (["demo", "--record", "--game", "chess"], "no bundled record for 'chess'"),
         (["demo", "--game", "chess"], "--game: no sample turn for 'chess'"),
+        (["demo", "--delay", "1"], "--delay: only with --record"),
+        (["demo", "--speak"], "--speak: only with --record"),
         (["fly"], "invalid choice: 'fly'"),
         (["rules", "check", "--game", "oneworld", "--bogus"], "unrecognized arguments: --bogus"),
     ],
