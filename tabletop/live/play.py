@@ -230,7 +230,7 @@ def _video_fps(args: argparse.Namespace) -> float:
 
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import open_source
+    from tabletop.live.inputs import none_read, open_source
     from tabletop.live.pipeline import Rolls
     from tabletop.live.record import LiveRecord, cut_short
     from tabletop.live.session import FrameSink, run_frames
@@ -350,10 +350,5 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     say(f"{n} frames{skipped}, {legal} legal and {illegal} illegal announced")
     if sink is not None:
         say(f"annotated frames: {sink.count} written to {video or folder}")
-    if n == 0 and (args.video or args.images):
-        given = args.video or args.images
-        if args.record and not args.resume:  # only the header this run wrote: no game was played
-            Path(args.record).unlink(missing_ok=True)
-        raise InputError("--video" if args.video else "--images",
-                         f"no frame could be read from {given} (is it a video, or a folder of pictures?)")
+    none_read(n, video=args.video, images=args.images, started=None if args.resume else args.record)
     return 0

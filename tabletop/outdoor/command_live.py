@@ -88,7 +88,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
 
     from rules.the_game.options import TheGameOptions
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import open_source
+    from tabletop.live.inputs import none_read, open_source
     from tabletop.live.play import has_display
     from tabletop.live.record import cut_short
     from tabletop.outdoor.command import _load_setup
@@ -232,12 +232,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         if log is not None:
             log.close()
     say(f"{n} frames")
-    if n == 0 and (args.video or args.images):
-        given = args.video or args.images
-        if args.log and not args.resume:  # only the header this run wrote: nothing was seen
-            Path(args.log).unlink(missing_ok=True)
-        raise InputError("--video" if args.video else "--images",
-                         f"no frame could be read from {given} (is it a video, or a folder of pictures?)")
+    none_read(n, video=args.video, images=args.images, started=None if args.resume else args.log)
     return 0
 
 
