@@ -136,8 +136,10 @@ def _not_enough(spec: MarkerSpec, sighting: MarkerSighting, seen: list[int]) -> 
         foreign = {}  # 4x4 codes are small, and printed icons sometimes read as one
     if foreign:
         owner = KITS[name]
+        ids = owner.describe_ids()  # "ids 0-3" or "id 44"
+        which = f"markers {ids[4:]} belong" if ids.startswith("ids ") else f"marker {ids[3:]} belongs"
         return CalibrationError(
-            f"markers {owner.describe_ids()[4:]} belong to {owner.title}, not to {spec.title}: "
+            f"{which} to {owner.title}, not to {spec.title}: "
             f"is this the right game? ({spec.title} uses {spec.describe_ids()})"
         )
     if len(spec.ids) == 1:

@@ -228,22 +228,36 @@ class FieldSetup:
         """The pose kept through a stream (:class:`calibration.tracker.PoseTracker`): a hand
         over a marker, or a marker out of the frame for a while, keeps the last pose. The
         tracker's sentences go to :attr:`events`."""
-        if self._tracker is None:
-            from calibration.markers import field_spec, scale_marker_spec
-            from calibration.tracker import PoseTracker
-
-            spec = scale_marker_spec(*self.size) if self.markers == "scale" else field_spec(*self.size)
-            if self.marker_mm is not None:
-                spec = spec.with_marker_mm(self.marker_mm)
-            camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
-            self._tracker = PoseTracker(spec, camera=camera)
         from calibration.field import detect_field_markers
 
-        update = self._tracker.update_sighting(detect_field_markers(image))
+        sighting = detect_field_markers(image)
+        update = self._tracker_for(sighting).update_sighting(sighting)
         self.events.extend(e.text for e in update.events)
         if update.pose is None:
             raise CalibrationError(update.problem or "no field yet: are the markers in view?")
         return update.pose
+
+    def _tracker_for(self, sighting: Any) -> Any:
+        """The tracker of the markers laid out: the four corners' or the scale marker's, as
+        ``--markers`` says; with ``auto``, the one :func:`calibration.field.fit_field` would fit
+        this sighting with, unless only the other has a pose yet (a hand over the scale
+        marker keeps the pose it gave)."""
+        from calibration.markers import field_spec, scale_marker_spec
+        from calibration.tracker import PoseTracker
+
+        if self._tracker is None:
+            camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
+            kinds = {"corners": field_spec(*self.size), "scale": scale_marker_spec(*self.size)}
+            self._tracker = {
+                kind: PoseTracker(spec if self.marker_mm is None else spec.with_marker_mm(self.marker_mm), camera=camera)
+                for kind, spec in kinds.items() if self.markers in ("auto", kind)}
+        if len(self._tracker) == 1:
+            return next(iter(self._tracker.values()))
+        corners, scale = self._tracker["corners"], self._tracker["scale"]
+        seen = [i for i in corners.spec.ids if sighting.corners_of(i) is not None]
+        use = corners if corners.spec.enough(seen) or sighting.corners_of(scale.spec.ids[0]) is None else scale
+        other = scale if use is corners else corners
+        return other if use.pose is None and other.pose is not None else use
 
     def _fit(self, image: np.ndarray) -> Any:
         from calibration.field import detect_field_markers, fit_field

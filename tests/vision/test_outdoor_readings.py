@@ -317,3 +317,29 @@ def test_finding_a_dot_once_agrees_with_checking_its_side_then_refining_it():
             checked += 1
             changed += side != claimed
     assert checked == 120 and changed > 0  # some claimed sides were put right by the dot's colour
+
+
+def test_a_stream_finds_and_keeps_the_field_from_the_scale_marker_alone():
+    """``--markers auto`` (the default) on a stream: the scale marker alone sets the field up,
+    as it does for a single photo, and a hand over it keeps the pose it gave."""
+    from calibration.markers import kit
+    from calibration.synthetic import pose_errors, render_frame
+
+    frame = render_frame(kit("the-game-scale"), seed=35, tilt=65)
+    photo = FieldSetup().locate(frame.image)[1]
+    setup = FieldSetup(track=True)
+    _, found = setup.locate(frame.image)
+    assert np.allclose(found.pose.board_to_image, photo.pose.board_to_image, atol=1e-6)
+    assert max(pose_errors(found.pose, frame)) < 2.0
+    _, kept = setup.locate(np.full_like(frame.image, 128))  # the marker hidden
+    assert np.allclose(kept.pose.board_to_image, found.pose.board_to_image)
+
+
+def test_a_foreign_marker_is_named_whole():
+    from calibration.field import detect_field_markers
+    from calibration.markers import field_spec, fit_markers, kit
+    from calibration.synthetic import render_frame
+
+    frame = render_frame(kit("the-game-scale"), seed=35, tilt=65)
+    with pytest.raises(CalibrationError, match=r"marker 44 belongs to The Game's scale marker"):
+        fit_markers(detect_field_markers(frame.image), field_spec(24, 24))
