@@ -72,15 +72,29 @@ def parse_field_size(text: str) -> tuple[float, float]:
     return w, d
 
 
+BARE_MM_MIN = 20.0
+"""A marker size given with no unit is millimetres; under this it is refused, since it is
+most likely inches or centimetres with the unit left out (``6`` for a 6-inch marker would make
+every distance 25.4 times too short). With its unit, 5 mm and up is taken."""
+
+
 def parse_marker_mm(text: str) -> float:
     """A printed marker size: millimetres by default, ``cm`` or ``in`` accepted.
 
     >>> parse_marker_mm("150"), parse_marker_mm("6in"), parse_marker_mm("7.5cm")
     (150.0, 152.4, 75.0)
+    >>> parse_marker_mm("6")
+    Traceback (most recent call last):
+    calibration.errors.CalibrationError: a size with no unit is in millimetres, and 6 mm is smaller than any marker a camera reads across the field: give its unit, e.g. 6in or 6cm
     """
     m = _MM.match(str(text))
     if not m:
         raise CalibrationError(f"not a marker size: {text!r} (give millimetres, e.g. 152 or 6in)")
+    if m.group(2) is None and float(m.group(1)) < BARE_MM_MIN:  # "6" meant for a 6-inch marker
+        raise CalibrationError(
+            f"a size with no unit is in millimetres, and {float(m.group(1)):g} mm is smaller than any "
+            f"marker a camera reads across the field: give its unit, e.g. {text}in or {text}cm"
+        )
     value = round(
         float(m.group(1)) * {"mm": 1.0, "cm": 10.0}.get((m.group(2) or "mm").lower(), 25.4), 6
     )

@@ -386,7 +386,10 @@ def run_calibrate_field(args: argparse.Namespace, out: TextIO) -> int:
     from calibration.markers import read_image
 
     size = parse_field_size(args.size)
-    marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
+    try:
+        marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
+    except CalibrationError as err:
+        raise InputError("--marker-size", str(err)) from None
     image = read_image(args.image)
     camera = _camera(args.camera)
     fit = locate_field(image, size, marker_mm, camera)

@@ -55,11 +55,15 @@ def add_measure_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
 
 
 def _load_setup(args: argparse.Namespace) -> Any:
+    from calibration.errors import CalibrationError
     from calibration.field import parse_field_size, parse_marker_mm
     from tabletop.outdoor.view import FieldSetup
 
     size = parse_field_size(args.field_size)
-    marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
+    try:
+        marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
+    except CalibrationError as err:
+        raise InputError("--marker-size", str(err)) from None
     calibration = pose = None
     if args.calibration:
         from calibration.camera import CameraCalibration

@@ -366,6 +366,9 @@ def test_eval_refuses_a_malformed_dataset(cli, tmp_path: Path, no_detector: None
      "argument --imgsz: the image size must be a multiple of 32"),
     (["measure", str(FIELD_PHOTO), "R1", "B1", "--height", "13"],
      "argument --height: the pieces' height must be 0 to 12 inches, got 13"),
+    (["measure", str(FIELD_PHOTO), "R1", "B1", "--marker-size", "6"],
+     "--marker-size: a size with no unit is in millimetres, and 6 mm is smaller"),
+    (["outdoor", "--images", str(SAMPLES), "--marker-size", "6"], "--marker-size: a size with no unit"),
     # a negative index crashes OpenCV outright on some systems: refused before it is tried
     (_play("--camera", "-1")[:2] + ["--camera", "-1"], "argument --camera: a camera index (0: the first webcam) must be"),
     (["outdoor", "--camera", "-1"], "argument --camera: a camera index (0: the first webcam) must be 0 to 9999, got -1"),

@@ -280,6 +280,7 @@ def test_camera_from_the_real_chessboard_photos(cli, photos, tmp_path: Path) -> 
         ),
         (["field", "{field}", "--size", "24 by 24"], "not a field size"),
         (["field", "{field}", "--marker-size", "huge"], "not a marker size"),
+        (["field", "{field}", "--marker-size", "6"], "--marker-size: a size with no unit is in millimetres"),
         (
             ["field", "{bg}"],
             "markers 16-19 belong to Battle Grounds' advanced board, not to The Game's field",

@@ -159,3 +159,11 @@ def test_parse_marker_mm(text: str, mm: float) -> None:
 def test_parse_marker_mm_errors(text: str) -> None:
     with pytest.raises(CalibrationError, match="marker"):
         parse_marker_mm(text)
+
+
+@pytest.mark.parametrize("text", ["6", "3", "15", "7.5"])
+def test_a_small_size_with_no_unit_asks_for_the_unit(text: str) -> None:
+    """"6" for a 6-inch marker would be 6 mm: every distance 25.4 times too short."""
+    with pytest.raises(CalibrationError, match=rf"no unit is in millimetres.*e\.g\. {text}in"):
+        parse_marker_mm(text)
+    assert parse_marker_mm(f"{text}in") == pytest.approx(float(text) * 25.4)
