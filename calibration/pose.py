@@ -73,6 +73,7 @@ class BoardPose:
     units: str
     size: tuple[float, float]
     quality: PoseQuality = field(default_factory=lambda: PoseQuality("given", 0.0, 0, 0, 0.0))
+    frame_size: tuple[int, int] | None = None  # the pictures' (width, height) when known: see for_frame
 
     def __post_init__(self) -> None:
         if self.units not in UNITS:
@@ -89,6 +90,7 @@ class BoardPose:
         units: str,
         size: tuple[float, float],
         quality: PoseQuality | None = None,
+        frame_size: tuple[int, int] | None = None,
     ) -> BoardPose:
         h = np.asarray(image_to_board, dtype=float)
         try:
@@ -96,7 +98,7 @@ class BoardPose:
         except np.linalg.LinAlgError:
             raise CalibrationError("the board homography cannot be inverted (degenerate view)") from None
         return cls(h / h[2, 2], inv / inv[2, 2], units, (float(size[0]), float(size[1])),
-                   quality or PoseQuality("given", 0.0, 0, 0, 0.0))
+                   quality or PoseQuality("given", 0.0, 0, 0, 0.0), frame_size)
 
     def to_board(self, points: Any) -> np.ndarray:
         return apply_homography(self.image_to_board, np.asarray(points, dtype=float).reshape(-1, 2))
@@ -108,13 +110,42 @@ class BoardPose:
         w, h = self.size
         return self.to_image([[0, 0], [w, 0], [w, h], [0, h]])
 
+    def for_frame(self, size: tuple[int, int]) -> BoardPose:
+        """This pose for frames of ``size`` (width, height) pixels. A pose maps the pixels of
+        pictures of one size: frames of another size but the same shape (a camera or phone
+        streaming at a lower resolution than the photo the pose was made from) have its
+        pixels scaled; frames of another shape (another crop of the sensor) cannot be mapped,
+        and raise a :class:`CalibrationError`. A pose whose pictures' size is not known is
+        taken as it is.
+
+        >>> pose = BoardPose.from_homography(np.diag([0.1, 0.1, 1.0]), "square", (8, 8), frame_size=(1280, 720))
+        >>> pose.for_frame((640, 360)).to_board([[20.0, 10.0]]).tolist()
+        [[4.0, 2.0]]
+        """
+        size = (int(size[0]), int(size[1]))
+        if self.frame_size is None or size == self.frame_size:
+            return self
+        (w0, h0), (w, h) = self.frame_size, size
+        if abs(w / w0 - h / h0) > 0.01 * max(w / w0, h / h0):
+            raise CalibrationError(
+                f"the board pose was made from {w0}x{h0} pictures and these frames are {w}x{h}, another "
+                "shape (another crop of the camera's picture): calibrate the board again from a frame "
+                "of this camera at this size"
+            )
+        scale = np.diag([w / w0, h / h0, 1.0])
+        return BoardPose.from_homography(self.image_to_board @ np.linalg.inv(scale), self.units, self.size,
+                                         self.quality, frame_size=size)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "image_to_board": self.image_to_board.tolist(),
             "units": self.units,
             "size": list(self.size),
             "quality": self.quality.to_json(),
         }
+        if self.frame_size is not None:
+            out["frame_size"] = list(self.frame_size)
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> BoardPose:
@@ -146,4 +177,10 @@ class BoardPose:
             raise CalibrationError("not a board pose: field 'size' must be [width, height], two numbers above 0")
         if not np.linalg.cond(h) < MAX_CONDITION:
             raise CalibrationError("the board homography cannot be inverted (degenerate view)")
-        return cls.from_homography(h, str(data["units"]), (size[0], size[1]), quality)
+        frame = data.get("frame_size")
+        if frame is not None:
+            if not (isinstance(frame, list) and len(frame) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 100_000 for v in frame)):
+                raise CalibrationError("not a board pose: field 'frame_size' must be [width, height] in pixels")
+            frame = (frame[0], frame[1])
+        return cls.from_homography(h, str(data["units"]), (size[0], size[1]), quality, frame)

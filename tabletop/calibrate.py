@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -245,10 +246,12 @@ def run_calibrate_camera(args: argparse.Namespace, out: TextIO) -> int:
 # -- board and field ------------------------------------------------------------------------
 
 
-def load_pose(path: str, units: str | None = None, option: str = "--pose") -> Any:
+def load_pose(path: str, units: str | None = None, option: str = "--pose", calibrated: bool | None = None) -> Any:
     """The :class:`calibration.pose.BoardPose` in ``path`` (JSON from 'calibrate board' or
     'calibrate field'); with ``units``, it must measure its board in them ("inch": The Game's
-    field). A file that is not such a pose is bad input naming ``option``."""
+    field); with ``calibrated`` (whether the frames will have a lens calibration's distortion
+    removed), a pose made the other way (its ``undistorted``) is refused: it maps other pixels.
+    A file that is not such a pose is bad input naming ``option``."""
     from calibration.pose import BoardPose
 
     try:
@@ -272,6 +275,13 @@ def load_pose(path: str, units: str | None = None, option: str = "--pose") -> An
     if units is not None and pose.units != units:
         raise InputError(option, f"{path}: a pose in {pose.units} units (another game's board), not in "
                                  f"{units} units: calibrate this game's board")
+    made = json.loads(text).get("undistorted")
+    if calibrated is not None and isinstance(made, bool) and made != calibrated:
+        raise InputError(option, f"{path}: made from a picture "
+                                 + ("with the lens distortion removed (--camera): give the same camera "
+                                    "calibration (--calibration)" if made else
+                                    "as the camera took it (no --camera): leave --calibration out, or "
+                                    "calibrate the board again with --camera"))
     return pose
 
 
@@ -361,7 +371,7 @@ def run_calibrate_board(args: argparse.Namespace, out: TextIO) -> int:
     _report(out, title, pose, notes)
     if args.overlay:
         _write_overlay(out, args.overlay, image, pose, camera)
-    _write_pose(out, args, pose, {"game": args.game}, notes, camera is not None)
+    _write_pose(out, args, pose, {"game": args.game}, notes, camera is not None, (image.shape[1], image.shape[0]))
     return 0
 
 
@@ -396,7 +406,8 @@ def run_calibrate_field(args: argparse.Namespace, out: TextIO) -> int:
     _report(out, "The Game's field", fit.pose, fit.notes)
     if args.overlay:
         _write_overlay(out, args.overlay, image, fit.pose, camera)
-    _write_pose(out, args, fit.pose, {"game": "the-game"}, fit.notes, camera is not None)
+    _write_pose(out, args, fit.pose, {"game": "the-game"}, fit.notes, camera is not None,
+                (image.shape[1], image.shape[0]))
     return 0
 
 
@@ -425,13 +436,14 @@ def _write_pose(
     extra: dict[str, Any],
     notes: tuple[str, ...],
     undistorted: bool,
+    frame_size: tuple[int, int],
 ) -> None:
     doc = {
         "format": "tabletop-board-pose",
         "version": 1,
         **extra,
         "image": str(args.image),
-        **pose.to_json(),
+        **replace(pose, frame_size=frame_size).to_json(),
         "undistorted": undistorted,
         "camera": str(args.camera) if args.camera else None,
         "notes": list(notes),

@@ -289,7 +289,7 @@ class LivePipeline:
             return None
         try:
             det = self.detect(frame)
-            seen = self.mapper.map(det, view.geometry, view.polygon, _image_size(frame),
+            seen = self.mapper.map(det, view.geometry, view.polygon, size_of_frame(frame),
                                    frame if isinstance(frame, np.ndarray) else None)
         except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
@@ -536,7 +536,7 @@ def _flag_key(action_json: Any) -> str:
     return str(action_json)
 
 
-def _image_size(frame: Any) -> tuple[int, int] | None:
+def size_of_frame(frame: Any) -> tuple[int, int] | None:
     """(width, height) of a frame: an image, or a rendered frame's description with its
     ``image_size``; ``None`` when it has none."""
     if isinstance(frame, dict):

@@ -164,14 +164,16 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
     :class:`calibration.pose.BoardPose`) or the game's marker ``tracker``, and ``detector``."""
     from tabletop.live.board import BoardMapper, PoseGeometry
     from tabletop.live.motion import StillFrames
-    from tabletop.live.pipeline import FrameView, LivePipeline
+    from tabletop.live.pipeline import FrameView, LivePipeline, size_of_frame
 
     mapper = BoardMapper.for_game(game.name, game.state_to_json(state), game.options_to_json(),
                                   names=tuple(detector.names))
 
     def locate(frame: Any) -> FrameView | None:
         if pose is not None:
-            return FrameView(PoseGeometry(pose), pose.board_corners_in_image(), "fixed")
+            size = size_of_frame(frame)
+            sized = pose if size is None else pose.for_frame(size)  # a photo of another size: scaled
+            return FrameView(PoseGeometry(sized), sized.board_corners_in_image(), "fixed")
         update = tracker.update(frame)
         for e in update.events:
             say(e.text)
@@ -287,7 +289,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.pose:
         from tabletop.calibrate import load_pose
 
-        fixed = load_pose(args.pose, units=spec.units)  # the kit's units: this game's board
+        fixed = load_pose(args.pose, units=spec.units,  # the kit's units: this game's board
+                          calibrated=bool(args.calibration))
     camera = _camera(args.calibration) if args.calibration else None
     tracker = None if fixed is not None else PoseTracker(spec)
     source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,

@@ -72,7 +72,7 @@ def _load_setup(args: argparse.Namespace) -> Any:
     if args.pose:
         from tabletop.calibrate import load_pose
 
-        pose = load_pose(args.pose, units="inch")
+        pose = load_pose(args.pose, units="inch", calibrated=calibration is not None)
     return FieldSetup(size, args.markers, marker_mm, calibration, pose, track=bool(getattr(args, "track", False)))
 
 

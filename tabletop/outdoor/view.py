@@ -218,7 +218,7 @@ class FieldSetup:
         size = (image.shape[1], image.shape[0])
         k = self.camera_matrix(size)
         if self.pose is not None:
-            return image, FieldView.from_pose(self.pose, size, k, ("fixed pose",))
+            return image, FieldView.from_pose(self.pose.for_frame(size), size, k, ("fixed pose",))
         if self.track:
             return image, FieldView.from_pose(self._tracked(image), size, k, ("tracked",))
         fit = self._fit(image)

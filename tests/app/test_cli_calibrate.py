@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from calibration.camera import CameraCalibration
+from calibration.errors import CalibrationError
 from calibration.markers import kit
 from calibration.pose import BoardPose
 from calibration.synthetic import pose_errors, render_frame
@@ -327,3 +328,52 @@ def test_out_is_required(cli, photos) -> None:
     r = cli("calibrate", "field", photos["field"][0])
     assert r.code == 2
     assert "--out" in r.error_line()
+
+
+def test_a_field_pose_is_scaled_to_frames_of_another_size_and_refused_for_another_shape(
+        cli, photos, tmp_path: Path) -> None:
+    """A pose maps the pixels of pictures of one size: a phone streaming at half the photo's
+    size measures the same inches; a frame of another shape, or a lens calibration the pose
+    was not made with, is refused, never measured wrong."""
+    image, _ = photos["field"]
+    pose_file = tmp_path / "field.json"
+    assert cli("calibrate", "field", image, "--out", str(pose_file)).code == 0
+    doc = json.loads(pose_file.read_text())
+    assert doc["frame_size"] == [1280, 720] and doc["undistorted"] is False
+    labels = tmp_path / "none.json"
+    labels.write_text('{"pieces": []}')
+    full = cv2.imread(image)
+    half = tmp_path / "half.png"
+    cv2.imwrite(str(half), cv2.resize(full, (640, 360), interpolation=cv2.INTER_AREA))
+
+    def inches(photo: str, a: tuple[float, float], b: tuple[float, float], *extra: str) -> float:
+        r = cli("measure", photo, f"{a[0]:.2f},{a[1]:.2f}", f"{b[0]:.2f},{b[1]:.2f}", "--labels", str(labels), "--pose",
+                str(pose_file), "--json", *extra)
+        assert r.code == 0, r.err
+        return float(r.json()["measurement"]["inches"])
+
+    a, b = (300.0, 500.0), (1000.0, 480.0)
+    on_full = inches(image, a, b)
+    on_half = inches(str(half), ((a[0] + 0.5) / 2 - 0.5, (a[1] + 0.5) / 2 - 0.5),
+                     ((b[0] + 0.5) / 2 - 0.5, (b[1] + 0.5) / 2 - 0.5))
+    assert on_full > 5 and abs(on_half - on_full) < 0.05
+    other = tmp_path / "other.png"
+    cv2.imwrite(str(other), cv2.resize(full, (640, 480)))
+    r = cli("measure", str(other), "10,10", "20,20", "--labels", str(labels), "--pose", str(pose_file))
+    assert r.code == 2 and "made from 1280x720 pictures and these frames are 640x480" in r.err
+    doc["undistorted"] = True  # as 'calibrate field --camera' writes it
+    pose_file.write_text(json.dumps(doc))
+    r = cli("measure", image, "10,10", "20,20", "--labels", str(labels), "--pose", str(pose_file))
+    assert r.code == 2 and "with the lens distortion removed (--camera): give the same camera calibration" in r.err
+
+
+def test_a_pose_file_s_frame_size_is_read_back_and_checked() -> None:
+    pose = BoardPose.from_homography(np.diag([0.1, 0.1, 1.0]), "inch", (24, 24), frame_size=(1280, 720))
+    back = BoardPose.from_json(json.loads(json.dumps(pose.to_json())))
+    assert back.frame_size == (1280, 720)
+    assert back.for_frame((1280, 720)) is back
+    assert np.allclose(back.for_frame((1920, 1080)).to_board([[30.0, 15.0]]), [[2.0, 1.0]])
+    assert BoardPose.from_json({k: v for k, v in pose.to_json().items() if k != "frame_size"}).frame_size is None
+    for bad in ([1280], [0, 720], [1280.5, 720], "1280x720", [True, 720]):
+        with pytest.raises(CalibrationError, match="frame_size"):
+            BoardPose.from_json({**pose.to_json(), "frame_size": bad})
