@@ -23,7 +23,7 @@ from tabletop.live.board import SeenBoard
 from tabletop.live.explain import COSTS, FADED, Scene, fixed_pieces, piece_classes
 from tabletop.live.rolls import awaits_dice, dice_missing, read_roll
 
-__all__ = ["Reading", "diff", "infer", "locations", "move_action"]
+__all__ = ["PASSES", "Reading", "diff", "infer", "locations", "move_action", "passes"]
 
 
 #: Costs are sums of tenths: two sums this close are equal.
@@ -557,6 +557,26 @@ def _within_measure(game: GameRules[Any, Any], state: Any, verdict: Any, frm: An
     except Exception:  # noqa: BLE001 - the engine may refuse such a reading in any way
         return None
     return (action, aj, shorter, float(info["distance"])) if shorter.legal else None
+
+
+#: The actions that move no piece and change none, by game: the camera sees nothing of them
+#: (:meth:`tabletop.live.pipeline.LivePipeline._pass_before` reads them from the move after).
+PASSES = {
+    "oneworld": ("end-movement",),
+    "when-gods-collide": ("call-hero", "pass"),
+    "wormholes": ("stay", "rest"),
+    "battle-grounds": ("pass", "skip"),
+}
+#: The event log's note on such an action, read from the move after it.
+PASS_NOTE = "moves nothing: read from the move after it"
+
+
+def passes(game: GameRules[Any, Any], state: Any) -> list[Any]:
+    """The legal actions of :data:`PASSES` now (none while a roll is awaited)."""
+    kinds = PASSES.get(game.name, ())
+    if not kinds or CHANCE in game.to_move(state):
+        return []
+    return [a for a in _legal(game, state) if game.action_to_json(a).get("type") in kinds]
 
 
 def _legal(game: GameRules[Any, Any], state: Any) -> list[Any]:

@@ -23,7 +23,7 @@ from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.chance import TypedDiceError, typed_chance
 from tabletop.live.chance import describe as describe_roll
 from tabletop.live.explain import COSTS, fixed_pieces
-from tabletop.live.infer import Reading, hints, infer, locations
+from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, locations, passes
 from tabletop.live.motion import BoardMotion, StillFrames
 from vision.detections import Detections
 
@@ -336,6 +336,10 @@ class LivePipeline:
                 why = "the dice not read surely" if seen.unsure_dice else "no dice seen"
                 reading = Reading("roll", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
                                   note=f"typed: {why}" if how == "typed" else f"rolled by the referee: {why}")
+        if reading.kind == "illegal":  # refused now, but perhaps not once the player to move passed
+            passed = self._pass_before(seen, result, touched)
+            if passed is not None:
+                state0, reading = self.state, passed
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading
@@ -362,6 +366,42 @@ class LivePipeline:
         self._play(reading, seen, result)
         if reading.kind in ("legal", "roll") and self.state is not state0:
             self._read_second(base0, reading, seen, result)
+
+    def _pass_before(self, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading | None:
+        """The rules refuse the move read, but it is read whole after an action
+        the camera cannot see, since it moves nothing (:data:`tabletop.live.infer.PASSES`:
+        OneWorld's end of movement, a Wormholes ship that stays, When Gods Collide's hero
+        call): the other side moving is how the table says the turn went by. When exactly one
+        such action makes the board read as a legal move, or as a roll read off the table,
+        that action is played and announced (its dice as any move's: given, typed or rolled),
+        and the reading after it returned, for the caller to play. ``None`` otherwise: the
+        refusal stands."""
+        found = []
+        given, say = list(self.rolls.given), self.rolls.say
+        for action in passes(self.game, self.state):
+            verdict = self.game.verdict(self.state, action)
+            said: list[str] = []
+            self.rolls.say = said.append  # a roll drawn for a pass that is not taken is not said
+            try:
+                step = self.game.apply(self.state, action, self.rolls)
+            except (RollNeededError, IllegalActionError):
+                step = None
+            finally:
+                self.rolls.say = say
+            after = None if step is None else infer(self.game, step.state, self.base, seen, touched=touched)
+            if after is not None and after.kind in ("legal", "roll"):
+                found.append((action, verdict, step, after, said, list(self.rolls.given)))
+            self.rolls.given[:] = given
+        if len(found) != 1:  # none, or several that the board cannot tell apart
+            return None
+        action, verdict, step, after, said, left = found[0]
+        self.rolls.given[:] = left
+        for line in said:
+            if say is not None:
+                say(line)
+        self._commit(Reading("legal", action, self.game.action_to_json(action), verdict, note=PASS_NOTE),
+                     step, self.base, result)
+        return after
 
     def _put_back(self, seen: SeenBoard) -> bool:
         """Whether the piece of the last illegal move is seen back where it came from (and no
@@ -431,6 +471,11 @@ class LivePipeline:
             self._announce(result, f"Illegal: {err.verdict.message}", "illegal")
             self._event("illegal", action=reading.action_json, verdict=err.verdict.to_json())
             return
+        self._commit(reading, step, seen, result)
+
+    def _commit(self, reading: Reading, step: Any, seen: SeenBoard, result: FrameResult) -> None:
+        """Take the applied ``step`` of ``reading``: the engine's new state, ``seen`` as its
+        board, the announcement, the record line and, at the end, the result."""
         self._roll_needed = None
         self.history.append((self.state, self.base))
         self._corrections.played(reading, step.rolls_used)

@@ -142,6 +142,42 @@ def test_the_record_survives_a_crash_and_resumes_to_the_same_state(tmp_path: Pat
     assert all("time" in e for e in events)
 
 
+def test_the_other_side_moving_ends_the_turn_that_no_camera_can_see_end(tmp_path: Path) -> None:
+    """OneWorld's end of movement moves nothing: with CHEZ still to move, BORG's legal move
+    is read after it (CHEZ's movement ends, then the move), both announced and recorded; an
+    illegal move of the side now to move is still flagged as such."""
+    m = manifest("oneworld")
+    start = dict(m["start"], active="chez")
+    path = tmp_path / "game.jsonl"
+    rec = LiveRecord.create(path, m["game"], m["options"], start)
+    pipe, _ = pipeline("oneworld", record=rec, rolls=[3], state=None)
+    pipe.state = pipe.game.state_from_json(start)
+    feed(pipe, truth_frames("oneworld"))
+    rec.close()
+    assert [k for k, _ in pipe.announced] == ["legal", "legal", "illegal"]
+    assert pipe.announced[0][1].startswith("Turn 9: BORG to move.")
+    assert pipe.announced[1][1].startswith("BORG Blade B11 moves from 0618 to 1118.")
+    assert pipe.announced[2][1] == "Illegal: " + m["moves"][1]["verdict"]["message"]
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert [x["action"] for x in lines] == [{"type": "end-movement", "side": "chez"}, m["moves"][0]["action"]]
+
+
+def test_a_move_refused_after_the_pass_too_is_flagged_and_nothing_is_played() -> None:
+    """With CHEZ to move, BORG's Stone moved three hexes: CHEZ's end of movement would make
+    it BORG's move, but the move is refused then too, so the end of movement is not played
+    and the move is flagged as the rules refuse it now."""
+    m = manifest("oneworld")
+    frames = truth_frames("oneworld")
+    only_b2 = dict(frames[-1])  # B2 moved too far; B11 back where it started
+    only_b2["pieces"] = [p for p in frames[-1]["pieces"] if p["cell"] != "1118"] + \
+        [p for p in frames[0]["pieces"] if p["cell"] == "0618"]
+    pipe, _ = pipeline("oneworld", rolls=[3])
+    pipe.state = pipe.game.state_from_json(dict(m["start"], active="chez"))
+    feed(pipe, [frames[0], only_b2])
+    assert pipe.announced == [("illegal", "Illegal: B2 belongs to BORG; it is CHEZ's turn")]
+    assert pipe.game.state_to_json(pipe.state)["active"] == "chez" and pipe.rolls.given == [3]
+
+
 def test_a_move_waiting_for_its_roll_is_played_once_the_die_is_typed(tmp_path: Path) -> None:
     """OneWorld's sample move crosses a fault: the rules need a die. With none given, the
     player is told once (not every time the still position is read again), and the move is
