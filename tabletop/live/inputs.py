@@ -225,12 +225,14 @@ class Reopening:
 
 def open_source(*, camera: int | None = None, video: str | None = None, images: str | None = None,
                 url: str | None = None, say: Callable[[str], None] = print, pattern: str = "*",
-                newest: bool = True, camera_size: tuple[int, int] | None = None) -> Any:
+                newest: bool = True, camera_size: tuple[int, int] | None = None, window_s: float = 0.3) -> Any:
     """The frame source for the command's input option (exactly one given); ``newest``: a
     camera or URL yields only its newest frame each time (see :class:`Capture`), a video file
-    or a folder always every frame; ``camera_size``: the frame size asked of a camera."""
+    or a folder always every frame; ``camera_size``: the frame size asked of a camera;
+    ``window_s``: how long a position must stay still to be read, so that each photo of a
+    folder is held long enough to be one (half a second at least)."""
     if images is not None:
-        return ImageFolder(images, pattern=pattern)
+        return ImageFolder(images, pattern=pattern, hold_s=max(0.5, window_s + 0.2))
     if video is not None:
         if not Path(video).is_file():
             raise FileNotFoundError(f"{video}: no such video file")

@@ -295,7 +295,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     tracker = None if fixed is not None else PoseTracker(spec)
     source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                                   pattern=args.glob, newest=not args.no_frame_drop,
-                                  camera_size=args.camera_size)
+                                  camera_size=args.camera_size, window_s=args.window_s)
     if hasattr(stream, "start"):
         stream.start()  # a camera or URL that cannot be opened is refused before a record is made
     if camera is not None:

@@ -150,7 +150,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                               crop=not args.labels)
     source = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,
                          pattern=args.glob, newest=not args.no_frame_drop,
-                         camera_size=args.camera_size)
+                         camera_size=args.camera_size, window_s=args.window_s)
     if hasattr(source, "start"):
         source.start()  # a camera or URL that cannot be opened is refused before anything is written
     audio = Audio(args.audio, out=say)

@@ -144,6 +144,19 @@ def test_a_line_cut_short_by_a_crash_is_dropped_and_a_bad_line_refused(tmp_path:
         read_log(tmp_path)
 
 
+@pytest.mark.parametrize("window", [None, "1.5"])
+def test_one_photo_is_held_long_enough_to_be_read_at_any_window(cli, tmp_path: Path, window: str | None) -> None:
+    """Each photo of a folder stands for a still field: held for the window and a little more
+    (it was held 0.5 s while the default window is 0.6 s, so a lone photo read nothing)."""
+    shots = tmp_path / "shots"
+    rendered_shot(shots)
+    result = cli("outdoor", "--images", str(shots), "--labels", "--no-window", "--out", str(tmp_path / "out"),
+                 "--audio", "none", *(["--window", window] if window else []))
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[0].startswith("Field read: ")
+    assert any(" is observed" in line or " is unobserved" in line for line in result.out.splitlines())
+
+
 def test_outdoor_command_writes_a_log_and_resumes_it(cli, tmp_path: Path) -> None:
     shots = tmp_path / "shots"
     rendered_shot(shots)
