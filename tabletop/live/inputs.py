@@ -262,15 +262,15 @@ def open_source(*, camera: int | None = None, video: str | None = None, images: 
     raise ValueError("one of --camera, --video, --images or --url is needed")
 
 
-def none_read(frames: int, *, video: str | None, images: str | None, started: str | None) -> None:
-    """Refuse a video or folder that gave no frame at all (a camera or stream that gives none
-    has already said why): the file ``started`` (a record or log this run began, holding only
-    its header) is removed, since nothing was played or seen."""
+def none_read(frames: int, *, video: str | None, images: str | None, started: tuple[str, ...] = ()) -> None:
+    """Refuse a video or folder that gave no readable frame (``frames``; a camera or stream that gives none
+    has already said why): the files ``started`` (a record or log this run began, holding only
+    its header, and the record's event log) are removed, since nothing was played or seen."""
     if frames or not (video or images):
         return
     from tabletop.errors import InputError
 
-    if started:
-        Path(started).unlink(missing_ok=True)
+    for path in started:
+        Path(path).unlink(missing_ok=True)
     raise InputError("--video" if video else "--images",
                      f"no frame could be read from {video or images} (is it a video, or a folder of pictures?)")

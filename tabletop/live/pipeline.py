@@ -198,6 +198,7 @@ class LivePipeline:
         self.announced: list[tuple[str, str]] = []
         self.readings: list[Reading] = []  # every reading of an accepted position, in order
         self.frames = 0
+        self.unreadable = 0  # frames that were no picture (a corrupt file, a camera hiccup)
         self.paused = False
         self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
         self._hint_key: Any = None
@@ -234,6 +235,7 @@ class LivePipeline:
         result = FrameResult(self.frames, t, "skipped")
         if frame is None or (isinstance(frame, np.ndarray) and (frame.size == 0 or frame.ndim < 2)):
             result.message = f"frame {self.frames}: unreadable frame, skipped"
+            self.unreadable += 1
             self.log(result.message)
             return result
         unchanged = self._kept is not None and self.still.unchanged(frame)

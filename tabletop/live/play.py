@@ -353,5 +353,6 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     say(f"{n} frames{skipped}, {legal} legal and {illegal} illegal announced")
     if sink is not None:
         say(f"annotated frames: {sink.count} written to {video or folder}")
-    none_read(n, video=args.video, images=args.images, started=None if args.resume else args.record)
+    begun = () if args.resume or not args.record else (args.record, args.record + ".events.jsonl")
+    none_read(n - pipe.unreadable, video=args.video, images=args.images, started=begun)
     return 0

@@ -190,7 +190,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         folder.mkdir(parents=True, exist_ok=True)
     title = "tabletop outdoor"
     clicker = None
-    n = 0
+    n = unreadable = 0
     started = time.monotonic()
     try:
         for frame, t in source:
@@ -198,6 +198,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                 labels["current"] = _labels_for(next(paths, None))
             n += 1
             if frame is None:
+                unreadable += 1
                 continue
             result = session.process(frame, t)
             if folder is not None or show:
@@ -232,7 +233,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         if log is not None:
             log.close()
     say(f"{n} frames")
-    none_read(n, video=args.video, images=args.images, started=None if args.resume else args.log)
+    none_read(n - unreadable, video=args.video, images=args.images, started=() if args.resume or not args.log else (args.log,))
     return 0
 
 

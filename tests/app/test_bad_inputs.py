@@ -173,6 +173,23 @@ def test_outdoor_with_a_source_of_no_frames_says_so_and_leaves_no_log(cli, tmp_p
     assert not log.exists()
 
 
+def test_a_folder_of_pictures_none_readable_is_refused_and_leaves_no_record(cli, tmp_path: Path,
+                                                                          no_detector: None) -> None:
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    for name in ("a.jpg", "b.jpg"):
+        (shots / name).write_bytes(b"not a picture")
+    record, log = tmp_path / "game.jsonl", tmp_path / "field.jsonl"
+    result = cli("play", "oneworld", "--images", str(shots), "--record", str(record), "--no-window", "--out",
+                 str(tmp_path / "frames"), "--audio", "none")
+    assert result.code == 2 and "--images: no frame could be read" in result.error_line()
+    result = cli("outdoor", "--images", str(shots), "--log", str(log), "--no-window", "--out",
+                 str(tmp_path / "frames"), "--audio", "none")
+    assert result.code == 2 and "--images: no frame could be read" in result.error_line()
+    assert not record.exists() and not log.exists()
+    assert not record.with_name(record.name + ".events.jsonl").exists()
+
+
 def test_click_without_a_display_is_one_line(cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Clicking corners needs a window: with no display, say so and name --corners (OpenCV
     would abort the whole process in Qt)."""
