@@ -152,7 +152,7 @@ class LiveRecord:
             text = raw[:cut].decode("utf-8")
         except UnicodeDecodeError:
             raise RecordError("", "not a game record (not UTF-8 text; a record is JSON Lines)", str(p)) from None
-        record = parse_record(plain_text(text), str(p))
+        record = parse_record(text, str(p))  # undo lines checked against what they take back
         referee = Referee.for_record(record)
         n = sum(1 for _ in replay(record, referee))
         return referee, n, cut

@@ -102,6 +102,20 @@ def test_resume_refuses_a_position_or_options_of_its_own(cli, tmp_path: Path, fl
     _untouched(record, before)
 
 
+def test_resume_refuses_an_undo_line_that_takes_back_another_action(cli, tmp_path: Path) -> None:
+    """An undo must take back the last action standing, as 'rules replay' checks: a resumed
+    record whose undo names another move was read as if the move were taken back."""
+    lines = (RECORDS / "oneworld.jsonl").read_text().splitlines()
+    first = json.loads(lines[1])["action"]
+    record = tmp_path / "game.jsonl"
+    record.write_text("\n".join([lines[0], lines[1], json.dumps({"undo": dict(first, extra=1)})]) + "\n")
+    before = record.read_bytes()
+    result = cli(*_play("--resume", str(record)))
+    assert result.code == 2
+    assert "line 3: undo: takes back" in result.error_line() and "last action standing (line 2)" in result.error_line()
+    _untouched(record, before)
+
+
 def test_resume_keeps_a_whole_last_line_that_lacks_only_its_line_end(tmp_path: Path) -> None:
     text = (RECORDS / "oneworld.jsonl").read_text().rstrip("\n")
     record = tmp_path / "game.jsonl"
