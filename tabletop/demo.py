@@ -2,8 +2,8 @@
 
 For each game the pictures of its sample turn (``sample_images/<game>-turn.json``: the start
 position, the options, the rolls, the frames) go through the same pipeline as ``tabletop
-play``: the board pose from the kit's markers (The Game's sample field has none: its pose
-comes from the samples' own calibration, as ``tabletop calibrate field --corners`` gives
+play``: the board pose from the kit's markers (The Game's sample field shows one marker of four: its pose
+comes from the samples' own calibration, as ``tabletop calibrate board --game the-game --corners`` gives
 it), the game's shipped detector, the move reading, the verdict. The demo prints what the
 referee announces next to what the turn's ground truth says it should, and writes per game
 the annotated frames, an MP4 and a WAV of what was said. It needs no camera, display or
