@@ -270,8 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help, --version and usage errors
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     # OpenCV's own warnings (a camera number out of range, a stream it cannot open) repeat in
-    # several lines what the command says in one; OPENCV_LOG_LEVEL=INFO shows them again
+    # several lines what the command says in one; OPENCV_LOG_LEVEL=INFO shows them again (and
+    # FFmpeg's, a video file it cannot read or a stream refused: OPENCV_FFMPEG_LOGLEVEL=16)
     os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # FFmpeg's AV_LOG_QUIET
     run = getattr(args, "run", None)
     if run is None:
         args.help_of.print_help(sys.stderr)

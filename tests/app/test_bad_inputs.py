@@ -301,6 +301,24 @@ def test_an_unwritable_wav_is_one_line_without_a_traceback(repo_root: Path, tmp_
     assert done.stderr.count("\n") == 1, done.stderr
 
 
+def test_a_file_that_is_no_video_is_one_line_without_ffmpeg_s_own(repo_root: Path, tmp_path: Path) -> None:
+    """FFmpeg writes its own complaint ("moov atom not found") straight to standard error,
+    past OpenCV's log level: silenced too, so bad input stays one line."""
+    bad = tmp_path / "game.mp4"
+    bad.write_bytes(b"garbage, not a video\n" * 10)
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    for name in ("TABLETOP_DEBUG", "OPENCV_LOG_LEVEL", "OPENCV_FFMPEG_LOGLEVEL"):
+        env.pop(name, None)
+    done = subprocess.run(  # the test reads the exit status
+        [sys.executable, "-m", "tabletop", "outdoor", "--video", str(bad), "--no-window", "--out",
+         str(tmp_path / "frames"), "--audio", "none"],
+        check=False, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("tabletop: error: ") and "cannot read the video" in done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
 # -- calibrate -------------------------------------------------------------------------------
 
 
