@@ -395,7 +395,10 @@ def run_calibrate_field(args: argparse.Namespace, out: TextIO) -> int:
     from calibration.field import locate_field, parse_field_size, parse_marker_mm
     from calibration.markers import read_image
 
-    size = parse_field_size(args.size)
+    try:
+        size = parse_field_size(args.size)
+    except CalibrationError as err:
+        raise InputError("--size", str(err)) from None
     try:
         marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
     except CalibrationError as err:

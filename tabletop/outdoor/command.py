@@ -59,7 +59,10 @@ def _load_setup(args: argparse.Namespace) -> Any:
     from calibration.field import parse_field_size, parse_marker_mm
     from tabletop.outdoor.view import FieldSetup
 
-    size = parse_field_size(args.field_size)
+    try:
+        size = parse_field_size(args.field_size)
+    except CalibrationError as err:
+        raise InputError("--field-size", str(err)) from None
     try:
         marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
     except CalibrationError as err:

@@ -185,6 +185,8 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     paths = iter(getattr(source, "paths", []))
     repeat = getattr(source, "repeat", 1)
     show = not args.no_window and has_display()
+    if not args.no_window and not show:
+        say("no display: running without a window (use --no-window --out DIR for annotated frames)")
     folder = Path(args.out) if args.out else None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)

@@ -418,6 +418,8 @@ def test_eval_refuses_a_malformed_dataset(cli, tmp_path: Path, no_detector: None
     (["measure", str(FIELD_PHOTO), "R1", "B1", "--marker-size", "6"],
      "--marker-size: a size with no unit is in millimetres, and 6 mm is smaller"),
     (["outdoor", "--images", str(SAMPLES), "--marker-size", "6"], "--marker-size: a size with no unit"),
+    (["measure", str(FIELD_PHOTO), "R1", "B1", "--field-size", "3x"], "--field-size: not a field size"),
+    (["calibrate", "field", str(FIELD_PHOTO), "--size", "24 by 24", "--out", "unused.json"], "--size: not a field size"),
     # a negative index crashes OpenCV outright on some systems: refused before it is tried
     (_play("--camera", "-1")[:2] + ["--camera", "-1"], "argument --camera: a camera index (0: the first webcam) must be"),
     (["outdoor", "--camera", "-1"], "argument --camera: a camera index (0: the first webcam) must be 0 to 9999, got -1"),
