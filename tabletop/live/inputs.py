@@ -274,3 +274,18 @@ def none_read(frames: int, *, video: str | None, images: str | None, started: tu
         Path(path).unlink(missing_ok=True)
     raise InputError("--video" if video else "--images",
                      f"no frame could be read from {video or images} (is it a video, or a folder of pictures?)")
+
+
+def check_source_options(args: Any) -> None:
+    """Refuse an option of one kind of source given with another, where it would be ignored:
+    ``--camera-size`` is asked of a camera, ``--no-frame-drop`` matters for a camera or URL
+    (a file is always read whole), ``--glob`` picks the files of ``--images``."""
+    from tabletop.errors import InputError
+
+    live = args.camera is not None or args.url is not None
+    if args.camera_size is not None and args.camera is None:
+        raise InputError("--camera-size", "only with --camera (a video, folder or stream comes at its own size)")
+    if args.no_frame_drop and not live:
+        raise InputError("--no-frame-drop", "only with --camera or --url (a video or folder is always read whole)")
+    if args.glob != "*" and args.images is None:
+        raise InputError("--glob", "only with --images (it picks the folder's files)")

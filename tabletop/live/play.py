@@ -232,7 +232,7 @@ def _video_fps(args: argparse.Namespace) -> float:
 
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import none_read, open_source
+    from tabletop.live.inputs import check_source_options, none_read, open_source
     from tabletop.live.pipeline import Rolls
     from tabletop.live.record import LiveRecord, cut_short
     from tabletop.live.session import FrameSink, run_frames
@@ -249,6 +249,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError("--options", f"not JSON: {err.msg}") from None
     if args.no_window and not (args.out or args.video_out):
         raise InputError("--out", "--no-window needs --out DIR (or FILE.mp4) for the annotated frames")
+    check_source_options(args)
     if args.video_out and not args.video_out.lower().endswith(".mp4"):
         raise InputError("--video-out", f"the video must be an .mp4 file, got {args.video_out!r}")
     # everything is read and checked before the record is written to (created, or reopened

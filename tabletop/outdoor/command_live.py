@@ -88,7 +88,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
 
     from rules.the_game.options import TheGameOptions
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import none_read, open_source
+    from tabletop.live.inputs import check_source_options, none_read, open_source
     from tabletop.live.play import has_display
     from tabletop.live.record import cut_short
     from tabletop.outdoor.command import _load_setup
@@ -109,6 +109,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError("--out", "--no-window needs --out DIR for the annotated frames")
     if args.labels and not args.images:
         raise InputError("--labels", "reads the ground truth beside each photo: use it with --images")
+    check_source_options(args)
     try:
         options = json.loads(args.options)
     except json.JSONDecodeError as err:

@@ -204,6 +204,23 @@ def test_a_folder_of_pictures_none_readable_is_refused_and_leaves_no_record(cli,
     assert not record.with_name(record.name + ".events.jsonl").exists()
 
 
+@pytest.mark.parametrize(("extra", "needle"), [
+    (["--camera-size", "1280x720"], "--camera-size: only with --camera"),
+    (["--no-frame-drop"], "--no-frame-drop: only with --camera or --url"),
+])
+@pytest.mark.parametrize("command", ["play", "outdoor"])
+def test_a_camera_s_option_with_a_folder_is_refused(cli, tmp_path: Path, no_detector: None, command: str,
+                                                     extra: list[str], needle: str) -> None:
+    head = ["play", "oneworld"] if command == "play" else ["outdoor"]
+    result = cli(*head, "--images", str(SAMPLES), "--no-window", "--out", str(tmp_path / "frames"),
+                 "--audio", "none", *extra)
+    assert result.code == 2 and needle in result.error_line()
+    result = cli(*head, "--video", str(tmp_path / "game.mp4"), "--glob", "*.png", "--no-window", "--out",
+                 str(tmp_path / "frames"), "--audio", "none")
+    assert result.code == 2 and "--glob: only with --images" in result.error_line()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_click_without_a_display_is_one_line(cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Clicking corners needs a window: with no display, say so and name --corners (OpenCV
     would abort the whole process in Qt)."""
