@@ -25,6 +25,7 @@ from tabletop.live.chance import describe as describe_roll
 from tabletop.live.explain import COSTS, fixed_pieces
 from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, locations, passes
 from tabletop.live.motion import BoardMotion, StillFrames
+from tabletop.live.outcomes import change, exact_outcomes, seen_cells
 from vision.detections import Detections
 
 __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
@@ -198,6 +199,7 @@ class LivePipeline:
         self.announced: list[tuple[str, str]] = []
         self.readings: list[Reading] = []  # every reading of an accepted position, in order
         self.frames = 0
+        self._ready: Any = None  # a reading's action applied already (_by_outcome), for _play
         self.unreadable = 0  # frames that were no picture (a corrupt file, a camera hiccup)
         self.paused = False
         self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
@@ -342,6 +344,7 @@ class LivePipeline:
             passed = self._pass_before(seen, result, touched)
             if passed is not None:
                 state0, reading = self.state, passed
+        reading = self._by_outcome(reading, seen, touched)
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading
@@ -405,6 +408,42 @@ class LivePipeline:
                      step, self.base, result)
         return after
 
+    def _by_outcome(self, reading: Reading, seen: SeenBoard, touched: bool) -> Reading:
+        """``reading``, or the legal action whose outcome is exactly what the board shows
+        (:func:`tabletop.live.outcomes.exact_outcomes`) where the reading of one piece moving
+        could not say: a move read as illegal, unclear, as nothing, or waited on because
+        several pieces went at once (a fight lost, a counter lost into Chaos, an army taken
+        with its god, a swap); and among legal moves of one piece between the same two cells,
+        the one whose captures on the way are those seen (a Princess: the first of those alike
+        on the board, when they differ only in what was seen on the way). Pieces only gone, none
+        arrived, are read so only after a hand over the board (``touched``): a piece the
+        detector stops finding is no move. Its step, applied with the dice, is kept for
+        :meth:`_play`."""
+        if self.game.name == "the-game" or reading.kind not in ("legal", "illegal", "none", "unclear", "wait"):
+            return reading
+        among = None
+        if reading.kind == "legal":
+            same = [a for a in _legal_now(self.game, self.state)
+                    if _ends_of(self.game, a) == _ends_of(self.game, reading.action)]
+            if len(same) < 2:
+                return reading
+            among = same
+        try:
+            found, one_end = exact_outcomes(self.game, self.state, self.base, seen, self.rolls, among)
+        except Exception:  # noqa: BLE001 - a help to the reading, never a reason to stop
+            return reading
+        if not found or (reading.kind == "legal" and any(o.action == reading.action for o in found)):
+            return reading
+        if not one_end and reading.kind != "legal":  # the board cannot tell which: the reading stands
+            return reading
+        if not touched and not change(seen_cells(self.base), seen_cells(seen))[0]:
+            return reading  # pieces gone and nothing arrived, with no hand seen: a detector's miss
+        outcome = found[0]
+        self._ready = (self.state, outcome)
+        aj = self.game.action_to_json(outcome.action)
+        return Reading("legal", outcome.action, aj, self.game.verdict(self.state, outcome.action),
+                       note="read by what it leaves on the board")
+
     def _put_back(self, seen: SeenBoard) -> bool:
         """Whether the piece of the last illegal move is seen back where it came from (and no
         longer where it went), not merely a flicker of the detector."""
@@ -452,6 +491,15 @@ class LivePipeline:
             self._play(second, seen, result)
 
     def _play(self, reading: Reading, seen: SeenBoard, result: FrameResult) -> None:
+        ready, self._ready = self._ready, None
+        if ready is not None and ready[0] is self.state and ready[1].action == reading.action:
+            outcome = ready[1]  # applied already, with its dice
+            self.rolls.given[:] = outcome.given_left
+            for line in outcome.said:
+                if self.rolls.say is not None:
+                    self.rolls.say(line)
+            self._commit(reading, outcome.step, seen, result)
+            return
         given = list(self.rolls.given)
         try:
             step = self.game.apply(self.state, reading.action, self.rolls)
@@ -581,6 +629,20 @@ def _flag_key(action_json: Any) -> str:
     if isinstance(action_json.get("to"), dict):
         return str(action_json.get("piece"))
     return str(action_json)
+
+
+def _legal_now(game: GameRules[Any, Any], state: Any) -> list[Any]:
+    try:
+        return list(game.legal_actions(state))
+    except Exception:  # noqa: BLE001 - no legal list: nothing to choose among
+        return []
+
+
+def _ends_of(game: GameRules[Any, Any], action: Any) -> tuple[Any, Any, Any]:
+    """(type, from, to) of a move as its JSON writes them: legal moves alike in these differ
+    only on the way (a Princess's path)."""
+    aj = game.action_to_json(action)
+    return aj.get("type"), aj.get("from", aj.get("piece", aj.get("ship"))), aj.get("to")
 
 
 def size_of_frame(frame: Any) -> tuple[int, int] | None:

@@ -1,0 +1,101 @@
+"""Actions read by what they leave on the board (``tabletop.live.outcomes``) and actions the
+camera cannot see, read from the move after them, on positions of the bundled records with
+a perfect reading of the board: the referee's acceptance step alone, as a settled window
+hands it a position."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.registry import get_game
+from tabletop.live.board import SeenBoard, SeenPiece
+from tabletop.live.outcomes import change, engine_cells, seen_cells
+from tabletop.live.pipeline import FrameResult, LivePipeline, Rolls
+
+RECORDS = Path(__file__).resolve().parents[2] / "tabletop" / "data" / "records"
+
+
+def _replay(name: str) -> tuple[Any, list[Any], list[dict[str, Any]]]:
+    lines = [json.loads(x) for x in (RECORDS / f"{name}.jsonl").read_text().splitlines() if x.strip()]
+    game = get_game(name, lines[0].get("options") or {})
+    state = game.state_from_json(lines[0]["position"]) if lines[0].get("position") else game.initial_state()
+    states, entries = [state], lines[1:]
+    for e in entries:
+        state = game.apply(state, game.action_from_json(e["action"]), e.get("rolls", [])).state
+        states.append(state)
+    return game, states, entries
+
+
+def _board(game: Any, state: Any) -> SeenBoard:
+    """What a perfect detector shows of the engine's position: a box per (cell, class)."""
+    pieces = tuple(SeenPiece(cls, cell, (0.0, 0.0), (0.0, 0.0, 10.0, 10.0), 0.9)
+                   for cell, cls in sorted(engine_cells(game, state)))
+    return SeenBoard(game.name, pieces)
+
+
+def _accept(game: Any, before: Any, after: Any, rolls: list[int], touched: bool = True) -> LivePipeline:
+    pipe = LivePipeline(game, before, None, None, None, rolls=Rolls(rolls))
+    pipe.base = _board(game, before)
+    pipe._accept(_board(game, after), FrameResult(1, 0.0, "accepted"), touched)
+    return pipe
+
+
+def _same(game: Any, a: Any, b: Any) -> bool:
+    return json.dumps(game.state_to_json(a), sort_keys=True) == json.dumps(game.state_to_json(b), sort_keys=True)
+
+
+@pytest.mark.parametrize(("name", "index", "action", "rolls", "why"), [
+    ("battle-grounds", 31, {"type": "move", "piece": "hydra-agent", "from": "c2", "to": "b2"}, [1, 4],
+     "the attacker loses its battle and leaves the board"),
+    ("battle-grounds", 28, {"type": "move", "piece": "iron-man", "from": "d4", "to": "d2"}, [1, 6],
+     "the attacker loses; stacks of its kind elsewhere"),
+    ("battle-grounds", 24, {"type": "swap", "piece": "rogue", "with": "iron-man", "power": "Swap Powers"}, [],
+     "a swap: two figures change places"),
+    ("battle-grounds", 36, {"type": "hypnotize", "piece": "loki", "captive": "iron-man", "square": "a2"}, [],
+     "Hypnotize: a figure turned, nothing moves"),
+    ("when-gods-collide", 39, {"type": "move", "from": "1,0", "to": "2,1"}, [],
+     "a god taken: its whole army leaves the board"),
+    ("when-gods-collide", 63, {"type": "convert", "at": "0,0", "method": "replace"}, [],
+     "Seth: a checker replaced by a captured one"),
+    ("oneworld", 27, {"type": "move", "piece": "B5", "to": "1201"}, [], "a Blade steps into Chaos and is lost"),
+])
+def test_an_action_is_read_by_what_it_leaves_on_the_board(name: str, index: int, action: dict[str, Any],
+                                                          rolls: list[int], why: str) -> None:
+    game, states, _ = _replay(name)
+    state = states[index]
+    after = game.apply(state, game.action_from_json(action), list(rolls)).state
+    pipe = _accept(game, state, after, list(rolls))
+    assert pipe.readings[-1].kind == "legal", (why, pipe.readings[-1])
+    assert pipe.readings[-1].action_json == action
+    assert _same(game, pipe.state, after), why
+
+
+def test_a_piece_only_gone_with_no_hand_seen_is_no_move() -> None:
+    """A Blade gone (into Chaos by the rules' lights) while no hand was seen over the board:
+    a detector that stopped finding it looks the same, so nothing is played."""
+    game, states, _ = _replay("oneworld")
+    after = game.apply(states[27], game.action_from_json({"type": "move", "piece": "B5", "to": "1201"}), []).state
+    pipe = _accept(game, states[27], after, [], touched=False)
+    assert pipe.readings[-1].kind != "legal" and _same(game, pipe.state, states[27])
+    assert _accept(game, states[27], after, [], touched=True).readings[-1].kind == "legal"
+
+
+def test_a_princess_is_read_with_the_captures_the_board_shows() -> None:
+    """Two legal Princess moves between the same squares differ by what she takes on the
+    way: the one whose captures are those seen is played."""
+    game, states, _ = _replay("when-gods-collide")
+    state = states[41]
+    moves = [a for a in game.legal_actions(state)
+             if game.action_to_json(a).get("from") == "1,0" and game.action_to_json(a).get("to") == "2,-1"]
+    captures = {len(change(engine_cells(game, state), engine_cells(game, game.apply(state, a, []).state))[1])
+                for a in moves}
+    assert len(captures) > 1  # the position offers paths with different captures
+    for move in moves:
+        after = game.apply(state, move, []).state
+        pipe = _accept(game, state, after, [])
+        seen = change(seen_cells(_board(game, state)), seen_cells(_board(game, after)))
+        assert change(engine_cells(game, state), engine_cells(game, pipe.state)) == seen, game.action_to_json(move)
