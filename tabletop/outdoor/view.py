@@ -32,7 +32,7 @@ import numpy as np
 from calibration.errors import CalibrationError
 from calibration.pose import BoardPose, PoseQuality
 
-__all__ = ["FieldSetup", "FieldView", "IntrinsicsOnly", "estimate_focal"]
+__all__ = ["FieldSetup", "FieldView", "estimate_focal"]
 
 
 def estimate_focal(board_to_image: np.ndarray, size: tuple[int, int]) -> float | None:
@@ -164,20 +164,6 @@ class FieldView:
         return self.pose.board_corners_in_image()
 
 
-class IntrinsicsOnly:
-    """A camera calibration as the marker fit wants it once the frame is undistorted: points
-    stay where they are, the camera matrix is the calibration's."""
-
-    def __init__(self, calibration: Any) -> None:
-        self.calibration = calibration
-
-    def undistort_points(self, points: Any, image_size: tuple[int, int] | None = None) -> np.ndarray:
-        return np.asarray(points, float).reshape(-1, 2)
-
-    def matrix_for(self, size: tuple[int, int]) -> np.ndarray:
-        return np.asarray(self.calibration.matrix_for(size), float)
-
-
 @dataclass
 class FieldSetup:
     """How the field is found in a frame: ``size`` in inches, the markers (``markers``:
@@ -219,9 +205,11 @@ class FieldSetup:
         k = self.camera_matrix(size)
         if self.pose is not None:
             return image, FieldView.from_pose(self.pose.for_frame(size), size, k, ("fixed pose",))
+        # the markers are found in the frame as the camera took it, their corners undistorted
+        # as points: undistorting the picture pushes its edges out, markers near them too
         if self.track:
-            return image, FieldView.from_pose(self._tracked(image), size, k, ("tracked",))
-        fit = self._fit(image)
+            return image, FieldView.from_pose(self._tracked(frame), size, k, ("tracked",))
+        fit = self._fit(frame)
         return image, FieldView.from_pose(fit.pose, size, k, tuple(fit.notes))
 
     def _tracked(self, image: np.ndarray) -> BoardPose:
@@ -246,7 +234,7 @@ class FieldSetup:
         from calibration.tracker import PoseTracker
 
         if self._tracker is None:
-            camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
+            camera = self.calibration
             kinds = {"corners": field_spec(*self.size), "scale": scale_marker_spec(*self.size)}
             self._tracker = {
                 kind: PoseTracker(spec if self.marker_mm is None else spec.with_marker_mm(self.marker_mm), camera=camera)
@@ -263,7 +251,7 @@ class FieldSetup:
         from calibration.field import detect_field_markers, fit_field
         from calibration.markers import field_spec, fit_markers, scale_marker_spec
 
-        camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
+        camera = self.calibration
         sighting = detect_field_markers(image)
         if self.markers == "auto":
             return fit_field(sighting, self.size, self.marker_mm, camera)

@@ -343,3 +343,37 @@ def test_a_foreign_marker_is_named_whole():
     frame = render_frame(kit("the-game-scale"), seed=35, tilt=65)
     with pytest.raises(CalibrationError, match=r"marker 44 belongs to The Game's scale marker"):
         fit_markers(detect_field_markers(frame.image), field_spec(24, 24))
+
+
+def _through_a_lens(image: np.ndarray, calibration) -> np.ndarray:
+    """``image`` (an ideal pinhole picture) as a camera with ``calibration``'s distortion
+    takes it: each raw pixel shows what the ideal picture has where undistortion puts it."""
+    import cv2
+
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    ideal = calibration.undistort_points(np.c_[xs.ravel(), ys.ravel()]).astype(np.float32)
+    return cv2.remap(image, ideal[:, 0].reshape(h, w), ideal[:, 1].reshape(h, w), cv2.INTER_LINEAR)
+
+
+@pytest.mark.parametrize("track", [False, True])
+def test_the_field_is_found_from_markers_in_the_frame_as_the_camera_took_it(monkeypatch, track: bool):
+    """With a lens calibration the markers are found in the raw frame and their corners
+    undistorted as points (undistorting the picture first pushes its edges, and markers near
+    them, out of it), and the pose is that of the ideal picture."""
+    import tabletop.outdoor.view
+    from calibration.camera import CameraCalibration
+    from calibration.field import detect_field_markers
+    from calibration.markers import kit
+    from calibration.synthetic import pose_errors, render_frame
+
+    frame = render_frame(kit("the-game-field"), seed=34, tilt=60)
+    h, w = frame.image.shape[:2]
+    lens = CameraCalibration(frame.camera_matrix, np.array([-0.3, 0.09, 0, 0, 0]), (w, h), 0.1)
+    raw = _through_a_lens(frame.image, lens)
+    searched = []
+    monkeypatch.setattr("calibration.field.detect_field_markers",
+                        lambda image: searched.append(image) or detect_field_markers(image))
+    image, view = tabletop.outdoor.view.FieldSetup(calibration=lens, track=track).locate(raw)
+    assert searched and all(s is raw for s in searched)
+    assert image.shape == raw.shape and pose_errors(view.pose, frame).max() < 0.03
