@@ -26,8 +26,9 @@ def add_measure_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
             "Find The Game's field (its corner markers, the scale marker, or --pose) and the pieces\n"
             "in a photo, and print the distance between A and B in inches: two pieces edge to edge\n"
             "as the rules measure it, a point to a piece's edge, or two points along the ground.\n"
-            "A and B are piece ids as the overlay labels them (R1, B2: side initial and number,\n"
-            "counted from the near edge) or pixel points x,y of the photo. docs/outdoor.md."
+            "A and B are piece ids as this photo's reading names them (R1, B2: side initial and\n"
+            "number, counted from the near edge; --out draws them) or pixel points x,y of the photo.\n"
+            "docs/outdoor.md."
         ),
         formatter_class=formatter,
         epilog=("examples:\n  tabletop measure field.jpg R1 B2 --out measured.png\n"

@@ -1,6 +1,6 @@
 """Measuring between two pieces or points, for ``tabletop measure IMAGE A B`` and clicks in a window.
 
-A and B are piece ids as the overlay labels them (``R1``, ``B2``) or pixel points ``x,y``
+A and B are piece ids as the photo's own reading names them (``R1``, ``B2``; drawn by ``--out``) or pixel points ``x,y``
 of the photo. Between two pieces the distance is the rules' one, edge to edge between their
 feet; from a point to a piece, to the piece's edge; between two points, straight along the
 ground. :class:`ClickMeasure` does the same for two clicks in a live window: give its
