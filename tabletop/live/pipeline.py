@@ -397,7 +397,9 @@ class LivePipeline:
             if after is not None and after.kind in ("legal", "roll"):
                 found.append((action, verdict, step, after, said, list(self.rolls.given)))
             self.rolls.given[:] = given
-        if len(found) != 1:  # none, or several that the board cannot tell apart
+        if not found:
+            return self._pass_needs_dice(seen, result, touched)
+        if len(found) != 1:  # several that the board cannot tell apart
             return None
         action, verdict, step, after, said, left = found[0]
         self.rolls.given[:] = left
@@ -443,6 +445,34 @@ class LivePipeline:
         aj = self.game.action_to_json(outcome.action)
         return Reading("legal", outcome.action, aj, self.game.verdict(self.state, outcome.action),
                        note="read by what it leaves on the board")
+
+    def _pass_needs_dice(self, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading | None:
+        """A pass whose dice are not given yet (OneWorld's end of movement rolling for a
+        reinforcement): when, with any roll, exactly one such pass makes the board read as a
+        legal move, its roll is asked for as any move's is (``A roll is needed ...``) and the
+        position read again once it is given; the move is not flagged meanwhile."""
+        waiting = []
+        for action in passes(self.game, self.state):
+            try:
+                self.game.apply(self.state, action, _NoDice())
+                continue  # needs no dice: tried above
+            except RollNeededError:
+                pass
+            except IllegalActionError:
+                continue
+            try:
+                step = self.game.apply(self.state, action, _AnyRoll())
+            except (RollNeededError, IllegalActionError):
+                continue
+            if infer(self.game, step.state, self.base, seen, touched=touched).kind in ("legal", "roll"):
+                waiting.append(action)
+        if len(waiting) != 1:
+            return None
+        action = waiting[0]
+        reading = Reading("legal", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
+                          note=PASS_NOTE)
+        self._play(reading, self.base, result)  # says what roll is needed, and reads again once it is given
+        return Reading("wait", note="the end of the turn read from the move after it waits for its roll")
 
     def _put_back(self, seen: SeenBoard) -> bool:
         """Whether the piece of the last illegal move is seen back where it came from (and no
@@ -629,6 +659,20 @@ def _flag_key(action_json: Any) -> str:
     if isinstance(action_json.get("to"), dict):
         return str(action_json.get("piece"))
     return str(action_json)
+
+
+class _NoDice:
+    """Dice that are never there: does an action need any?"""
+
+    def roll(self, sides: int, what: str) -> int:
+        raise RollNeededError(what, sides)
+
+
+class _AnyRoll:
+    """Dice that show 1: where the board, not the roll, decides what an action does."""
+
+    def roll(self, sides: int, what: str) -> int:
+        return 1
 
 
 def _legal_now(game: GameRules[Any, Any], state: Any) -> list[Any]:

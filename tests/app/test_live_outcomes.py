@@ -99,3 +99,24 @@ def test_a_princess_is_read_with_the_captures_the_board_shows() -> None:
         pipe = _accept(game, state, after, [])
         seen = change(seen_cells(_board(game, state)), seen_cells(_board(game, after)))
         assert change(engine_cells(game, state), engine_cells(game, pipe.state)) == seen, game.action_to_json(move)
+
+
+@pytest.mark.parametrize("index", [24, 46, 62])
+def test_a_pass_that_needs_dice_asks_for_them_and_is_played_once_given(index: int) -> None:
+    """OneWorld's end of movement rolls for a reinforcement: with the other side's move seen
+    and no die given, the roll is asked for and nothing is flagged; once the die is given the
+    end of movement and the move are played, as the record has them."""
+    game, states, entries = _replay("oneworld")
+    pipe = LivePipeline(game, states[index], None, None, None, rolls=Rolls([]))
+    pipe.base = _board(game, states[index])
+    seen = _board(game, states[index + 2])
+    result = FrameResult(1, 0.0, "accepted")
+    pipe._accept(seen, result, True)
+    assert pipe.readings[-1].kind == "wait" and _same(game, pipe.state, states[index])
+    assert [k for k, _ in result.announcements] == ["info"]
+    assert result.announcements[0][1].startswith("A roll is needed")
+    pipe.rolls.given[:] = list(entries[index]["rolls"]) + list(entries[index + 1].get("rolls", []))
+    result = FrameResult(2, 0.1, "accepted")
+    pipe._accept(seen, result, True)
+    assert [k for k, _ in result.announcements] == ["legal", "legal"]
+    assert _same(game, pipe.state, states[index + 2])
