@@ -19,6 +19,7 @@ stacked and read as one box neither help nor hurt.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,24 +28,30 @@ from rules.core import GameRules
 from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import SeenBoard
 from tabletop.live.explain import fixed_pieces, piece_classes
-from tabletop.live.infer import locations
+from tabletop.live.infer import PASSES, locations
 
-__all__ = ["Outcome", "change", "engine_cells", "exact_outcomes", "seen_cells"]
+__all__ = ["Outcome", "change", "engine_cells", "engine_pieces", "exact_outcomes", "seen_cells"]
 
 Cells = frozenset[tuple[str, str]]
 
 
-def engine_cells(game: GameRules[Any, Any], state: Any) -> Cells:
-    """(cell, detector class) of everything the engine has on the board: its pieces, the
-    Towers, gods and coins, and When Gods Collide's Seth tokens on converted checkers."""
+def engine_pieces(game: GameRules[Any, Any], state: Any) -> Counter[tuple[str, str]]:
+    """(cell, detector class) of everything the engine has on the board, one per piece: its
+    pieces, the Towers, gods and coins, and When Gods Collide's Seth tokens on converted
+    checkers."""
     sj = game.state_to_json(state)
     classes = piece_classes(game, sj)
-    out = {(str(cell), classes[piece]) for piece, cell in locations(game.name, sj) if piece in classes}
-    out |= {(str(cell), kind) for _, cell, kind in fixed_pieces(game.name, sj)}
+    out = Counter((str(cell), classes[piece]) for piece, cell in locations(game.name, sj) if piece in classes)
+    out.update((str(cell), kind) for _, cell, kind in fixed_pieces(game.name, sj))
     if game.name == "when-gods-collide":
-        out |= {(c["at"], f"seth-{c['side']}") for c in sj.get("checkers", [])
-                if c.get("at") and c.get("side") and c["side"] != c["army"]}
-    return frozenset(out)
+        out.update((c["at"], f"seth-{c['side']}") for c in sj.get("checkers", [])
+                   if c.get("at") and c.get("side") and c["side"] != c["army"])
+    return out
+
+
+def engine_cells(game: GameRules[Any, Any], state: Any) -> Cells:
+    """The (cell, detector class) pairs :func:`engine_pieces` has: which classes each cell shows."""
+    return frozenset(engine_pieces(game, state))
 
 
 def seen_cells(board: SeenBoard) -> Cells:
@@ -80,7 +87,8 @@ def _mentions(value: Any, cells: set[str]) -> bool:
 
 def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: SeenBoard, rolls: Any,
                    among: Iterable[Any] | None = None) -> tuple[list[Outcome], bool]:
-    """The legal actions (of ``among``, default all that touch a cell seen to change) whose
+    """The legal actions (of ``among``, default all that touch a cell seen to change, and those
+    that move nothing themselves but may resolve what does: :data:`tabletop.live.infer.PASSES`) whose
     change to the board is exactly the change from ``base`` to ``seen``, applied with
     ``rolls`` (a :class:`tabletop.live.pipeline.Rolls`; an action whose dice are not given is
     left out), in the engine's order; and whether they all end in one position (two counters
@@ -97,7 +105,8 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
         for a in game.legal_actions(state):
             aj = game.action_to_json(a)
             piece = aj.get("piece", aj.get("ship"))
-            if _mentions(aj, touched) or (isinstance(piece, str) and where.get(piece) in touched):
+            if _mentions(aj, touched) or (isinstance(piece, str) and where.get(piece) in touched) \
+                    or aj.get("type") in PASSES.get(name, ()):  # an end of movement may resolve fights
                 among.append(a)
     before = engine_cells(game, state)
     given, say = list(rolls.given), rolls.say

@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 
 from rules.core import Verdict
 from rules.geometry import FieldPoint
-from rules.the_game.acting import target_number
+from rules.the_game.acting import close_in, resolve
 from rules.the_game.model import Piece
 from rules.the_game.moves import Field, plan_move
 from rules.the_game.options import TheGameOptions
 from rules.the_game.shapes import contains
-from rules.the_game.sight import Sighting, edge_gap, observation, roll_stat, within
+from rules.the_game.sight import Sighting, edge_gap, observation, within
 from tabletop.outdoor.readings import PieceReading
 
 __all__ = ["TWICE", "Advice", "FieldReport", "assess", "compare", "inches", "progress", "whose_move"]
@@ -144,14 +144,13 @@ def assess(readings: Sequence[PieceReading], options: TheGameOptions | None = No
         walk_to = FieldPoint(p.at.x + nx * step, p.at.y + ny * step)
         targets = []
         for q in pieces:
-            if q.side == p.side:
+            if q.side == p.side or not within(p, q, reach):
                 continue
-            if within(p, q, reach):
-                own = roll_stat(s.observed, opts)
-                theirs = roll_stat(table[q.id].observed, opts)
-                friends_t = sum(1 for o in pieces if o.side == q.side and o.id != q.id and within(o, q, reach))
-                friends_o = sum(1 for o in pieces if o.side == p.side and o.id != p.id and within(o, p, reach))
-                targets.append((q.id, edge_gap(p, q)[0], target_number(own, theirs, friends_t, friends_o)))
+            # the number to beat is the engine's: read once the actor has closed in (friends
+            # beside it, and what it and its target see, may change on the way)
+            closer = close_in(p, q, None, opts)
+            if isinstance(closer, Piece):
+                targets.append((q.id, edge_gap(p, q)[0], resolve(pieces, closer, q, opts).number))
         leaves = not s.observed and e <= move
         close = _close_call(p, pieces, s.observed, opts)
         advice[p.id] = Advice(r, s, move, edge, e, walk_to, leaves, tuple(sorted(targets, key=lambda t: t[1])), close)

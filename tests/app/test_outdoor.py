@@ -50,6 +50,16 @@ def test_the_number_to_beat_counts_friends_beside_the_target():
     assert "needs above 4" in report.advice["R1"].sentence()
 
 
+def test_the_number_to_beat_is_the_engine_s_once_the_actor_has_closed_in():
+    """R1 acts on B1 from an inch away with R2 just behind it: closing in takes R1 away from
+    R2, so R2 no longer stands beside it and the engine's number is 3, not 2."""
+    readings = [reading("R1", 12, 10, 90), reading("R2", 12, 7.8, 90), reading("B1", 12, 12, 270)]
+    report = assess(readings)
+    numbers = {t[0]: t[2] for t in report.advice["R1"].targets}
+    assert numbers == {"B1": 3}, numbers  # before closing in, R2 beside R1 made it 2
+    assert "It may act on B1 (1 inch away): needs above 3." in report.advice["R1"].sentence()
+
+
 def test_a_move_too_long_is_told_by_how_much():
     before = assess([reading("R1", 12, 6, 90), reading("B1", 12, 9, 270)])
     after = assess([reading("R1", 12, 13.5, 90), reading("B1", 12, 9, 270)])
