@@ -222,8 +222,12 @@ class OutdoorSession:
         if self.settled is not None and not self.placing:
             before = {r.side for r in self.settled.readings}
             for side in sorted(before - sides):
-                if sides:
+                if len(report.readings) >= 2:
                     self.say(f"{side.capitalize()} has no piece left standing: split the survivors.", "info")
+                elif report.readings:  # one piece alone splits into nothing: it walks off (engine: flow)
+                    last = report.readings[0]
+                    self.say(f"{last.side.capitalize()} {last.id} is the last piece standing: unaware of anyone, "
+                             "it walks towards the nearest edge until it leaves the field.", "info")
             if before and not sides:
                 self.sequence += 1
                 self.placing = True

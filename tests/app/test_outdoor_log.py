@@ -316,7 +316,7 @@ def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_t
                                 (kept, _moved_off(noisy, r1, view, 9), 0.5), (kept, _moved_off(noisy, r1, view, 9), 1.5)):
         lines = resumed(picture, now, scale)
         assert not any("kept where it was last seen" in line for line in lines)
-        assert "Red has no piece left standing: split the survivors." in lines
+        assert any(line.startswith("Blue B1 is the last piece standing") for line in lines)  # red gone
 
     # a piece already kept when the session stopped (missed, its place as it was) is told by
     # the box it was last seen in, which the log keeps; here blue moves after the restart
@@ -331,3 +331,23 @@ def test_a_resumed_session_keeps_a_missed_piece_whose_place_looks_as_it_did_in_t
     assert [text for _, text in said if " moved " in text] == ["Blue B1 moved 3 inches (observed: 6 inches allowed)."]
     assert [(r.id, r.method) for r in session.settled.readings if r.side == "red"] == [("R1", KEPT)]
     assert not any("gone" in text or "no piece left" in text for _, text in said)
+
+
+@pytest.mark.parametrize(("blue", "expected"), [
+    ([("B1", 12, 9, 270), ("B2", 4, 20, 180)], "Red has no piece left standing: split the survivors."),
+    ([("B1", 12, 9, 270)], ("Blue B1 is the last piece standing: unaware of anyone, it walks towards the nearest "
+                           "edge until it leaves the field.")),
+])
+def test_a_side_with_no_piece_left_splits_the_survivors_unless_one_is_left(blue, expected) -> None:
+    """The engine splits two or more survivors; a single one is the last piece, which walks off."""
+    start = [reading("R1", 12, 6, 90), *(reading(*b) for b in blue)]
+    moved = [reading("R1", 12, 7.5, 90), *(reading(*b) for b in blue)]
+    gone = [reading(*b) for b in blue]
+    hand = [(0, 0, 1280, 720)]  # over the whole field: R1 was lifted, not missed
+    frames = [_frame(start)] * 3 + [_frame(moved, hands=hand)] + [_frame(moved)] * 4 + \
+        [_frame(gone, hands=hand)] + [_frame(gone)] * 4
+    said: list[tuple[str, str]] = []
+    _play(_session(frames, said), len(frames))
+    lines = [text for _, text in said]
+    assert expected in lines
+    assert not any("split the survivors" in line for line in lines) or len(blue) > 1
