@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rules.core import GameRules
@@ -30,7 +30,7 @@ from tabletop.live.board import SeenBoard
 from tabletop.live.explain import fixed_pieces, piece_classes
 from tabletop.live.infer import PASSES, locations
 
-__all__ = ["Outcome", "change", "engine_cells", "engine_pieces", "exact_outcomes", "seen_cells"]
+__all__ = ["Outcome", "awaiting_dice", "change", "engine_cells", "engine_pieces", "exact_outcomes", "seen_cells"]
 
 Cells = frozenset[tuple[str, str]]
 
@@ -66,13 +66,11 @@ def change(before: Iterable[tuple[str, str]], after: Iterable[tuple[str, str]]) 
 
 @dataclass
 class Outcome:
-    """A legal action applied: its step, the dice left to give after it and what the dice
-    said while it was applied (a seeded roll, to be said once it is played)."""
+    """A legal action applied with the dice given: its step, and the dice left after it."""
 
     action: Any
     step: Any
     given_left: list[int]
-    said: list[str] = field(default_factory=list)
 
 
 def _mentions(value: Any, cells: set[str]) -> bool:
@@ -86,14 +84,17 @@ def _mentions(value: Any, cells: set[str]) -> bool:
 
 
 def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: SeenBoard, rolls: Any,
-                   among: Iterable[Any] | None = None) -> tuple[list[Outcome], bool]:
+                   among: Iterable[Any] | None = None,
+                   wanting: list[Any] | None = None) -> tuple[list[Outcome], bool]:
     """The legal actions (of ``among``, default all that touch a cell seen to change, and those
     that move nothing themselves but may resolve what does: :data:`tabletop.live.infer.PASSES`) whose
     change to the board is exactly the change from ``base`` to ``seen``, applied with
-    ``rolls`` (a :class:`tabletop.live.pipeline.Rolls`; an action whose dice are not given is
-    left out), in the engine's order; and whether they all end in one position (two counters
+    the dice given to ``rolls`` (a :class:`tabletop.live.pipeline.Rolls`, left as it is: no
+    seeded die is drawn for a trial; an action whose dice are not given is left out), in the
+    engine's order (those whose dice are not given are added to ``wanting``); and whether they
+    all end in one position (two counters
     alike, either moved, end the same; a Princess passing a hidden god or not does not).
-    ``rolls`` is left as it was."""
+    """
     seen_added, seen_removed = change(seen_cells(base), seen_cells(seen))
     if not seen_added and not seen_removed:
         return [], False
@@ -109,20 +110,58 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
                     or aj.get("type") in PASSES.get(name, ()):  # an end of movement may resolve fights
                 among.append(a)
     before = engine_cells(game, state)
-    given, say = list(rolls.given), rolls.say
     found: list[Outcome] = []
     ends: set[str] = set()
     for action in among:
-        said: list[str] = []
-        rolls.say = said.append
+        trial = type(rolls)(rolls.given)  # the dice given only: a seeded die is drawn once an action is taken
         try:
-            step = game.apply(state, action, rolls)
-        except (RollNeededError, IllegalActionError):
+            step = game.apply(state, action, trial)
+        except RollNeededError:
+            if wanting is not None:
+                wanting.append(action)
             continue
-        finally:
-            rolls.say = say
-            left, rolls.given[:] = list(rolls.given), given
+        except IllegalActionError:
+            continue
         if change(before, engine_cells(game, step.state)) == (seen_added, seen_removed):
-            found.append(Outcome(action, step, left, said))
+            found.append(Outcome(action, step, list(trial.given)))
             ends.add(json.dumps(game.state_to_json(step.state), sort_keys=True, default=str))
     return found, len(ends) == 1
+
+
+class _Fixed:
+    """Dice that show ``faces`` in turn, and then none."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+
+    def roll(self, sides: int, what: str) -> int:
+        if not self.faces:
+            raise RollNeededError(what, sides)
+        return min(self.faces.pop(0), sides)
+
+
+def awaiting_dice(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: SeenBoard,
+                  candidates: Iterable[Any], most: int = 2) -> list[Any]:
+    """Of ``candidates`` (legal actions whose dice are not given), those that some roll of at
+    most ``most`` d6 would make change the board exactly as seen from ``base`` to ``seen``
+    (a battle lost, its dice thrown on the table but not typed in)."""
+    from itertools import product
+
+    seen_change = change(seen_cells(base), seen_cells(seen))
+    before = engine_cells(game, state)
+    out = []
+    for action in candidates:
+        for n in range(1, most + 1):
+            if any(_matches(game, state, action, faces, before, seen_change) for faces in product(range(1, 7), repeat=n)):
+                out.append(action)
+                break
+    return out
+
+
+def _matches(game: GameRules[Any, Any], state: Any, action: Any, faces: tuple[int, ...], before: Cells,
+             seen_change: tuple[Cells, Cells]) -> bool:
+    try:
+        step = game.apply(state, action, _Fixed(faces))
+    except (RollNeededError, IllegalActionError):
+        return False
+    return change(before, engine_cells(game, step.state)) == seen_change

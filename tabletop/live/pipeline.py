@@ -25,7 +25,7 @@ from tabletop.live.chance import describe as describe_roll
 from tabletop.live.explain import COSTS, fixed_pieces
 from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, locations, passes
 from tabletop.live.motion import BoardMotion, StillFrames
-from tabletop.live.outcomes import change, exact_outcomes, seen_cells
+from tabletop.live.outcomes import awaiting_dice, exact_outcomes
 from vision.detections import Detections
 
 __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
@@ -78,6 +78,11 @@ class Rolls:
             if r < 0:
                 return action, "rolled"
         return outcomes[-1][0], "rolled"
+
+    @property
+    def seeded(self) -> bool:
+        """Whether the referee rolls the dice nobody gives (``--roll-dice``)."""
+        return self._dice is not None
 
     def type(self, value: int) -> None:
         """A die thrown on the table and typed in (0 to 6: a piecepack die's null is 0): the
@@ -382,30 +387,22 @@ class LivePipeline:
         and the reading after it returned, for the caller to play. ``None`` otherwise: the
         refusal stands."""
         found = []
-        given, say = list(self.rolls.given), self.rolls.say
         for action in passes(self.game, self.state):
             verdict = self.game.verdict(self.state, action)
-            said: list[str] = []
-            self.rolls.say = said.append  # a roll drawn for a pass that is not taken is not said
+            trial = Rolls(self.rolls.given)  # the dice given only: a seeded die is drawn once an action is taken
             try:
-                step = self.game.apply(self.state, action, self.rolls)
+                step = self.game.apply(self.state, action, trial)
             except (RollNeededError, IllegalActionError):
-                step = None
-            finally:
-                self.rolls.say = say
-            after = None if step is None else infer(self.game, step.state, self.base, seen, touched=touched)
-            if after is not None and after.kind in ("legal", "roll"):
-                found.append((action, verdict, step, after, said, list(self.rolls.given)))
-            self.rolls.given[:] = given
+                continue
+            after = infer(self.game, step.state, self.base, seen, touched=touched)
+            if after.kind in ("legal", "roll"):
+                found.append((action, verdict, step, after, trial.given))
         if not found:
             return self._pass_needs_dice(seen, result, touched)
         if len(found) != 1:  # several that the board cannot tell apart
             return None
-        action, verdict, step, after, said, left = found[0]
+        action, verdict, step, after, left = found[0]
         self.rolls.given[:] = left
-        for line in said:
-            if say is not None:
-                say(line)
         self._commit(Reading("legal", action, self.game.action_to_json(action), verdict, note=PASS_NOTE),
                      step, self.base, result)
         return after
@@ -417,11 +414,14 @@ class LivePipeline:
         several pieces went at once (a fight lost, a counter lost into Chaos, an army taken
         with its god, a swap); and among legal moves of one piece between the same two cells,
         the one whose captures on the way are those seen (a Princess: the first of those alike
-        on the board, when they differ only in what was seen on the way). Pieces only gone, none
-        arrived, are read so only after a hand over the board (``touched``): a piece the
-        detector stops finding is no move. Its step, applied with the dice, is kept for
-        :meth:`_play`."""
-        if self.game.name == "the-game" or reading.kind not in ("legal", "illegal", "none", "unclear", "wait"):
+        on the board, when they differ only in what was seen on the way). Only after a hand over
+        the board (``touched``): none of these happens without one, and a lasting misread of the
+        detector (a piece no longer found, a class read otherwise) is no move. Its step, applied
+        with the dice given, is kept for :meth:`_play`; one whose dice are not given yet, when
+        some roll would make the board look so (a battle lost, its dice thrown but not typed),
+        is handed to :meth:`_play`, which asks for them."""
+        if not touched or self.game.name == "the-game" or \
+                reading.kind not in ("legal", "illegal", "none", "unclear", "wait"):
             return reading
         among = None
         if reading.kind == "legal":
@@ -430,16 +430,23 @@ class LivePipeline:
             if len(same) < 2:
                 return reading
             among = same
+        wanting: list[Any] = []
         try:
-            found, one_end = exact_outcomes(self.game, self.state, self.base, seen, self.rolls, among)
+            found, one_end = exact_outcomes(self.game, self.state, self.base, seen, self.rolls, among, wanting)
+            if not found and wanting and reading.kind != "legal" and not self.rolls.seeded:
+                wanting = awaiting_dice(self.game, self.state, self.base, seen, wanting)
+            else:
+                wanting = []
         except Exception:  # noqa: BLE001 - a help to the reading, never a reason to stop
             return reading
+        if len(wanting) == 1:  # a battle lost, its dice thrown but not given: _play asks for them
+            action = wanting[0]
+            return Reading("legal", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
+                           note="read by what it leaves on the board, once its dice are given")
         if not found or (reading.kind == "legal" and any(o.action == reading.action for o in found)):
             return reading
         if not one_end and reading.kind != "legal":  # the board cannot tell which: the reading stands
             return reading
-        if not touched and not change(seen_cells(self.base), seen_cells(seen))[0]:
-            return reading  # pieces gone and nothing arrived, with no hand seen: a detector's miss
         outcome = found[0]
         self._ready = (self.state, outcome)
         aj = self.game.action_to_json(outcome.action)
@@ -471,8 +478,10 @@ class LivePipeline:
         action = waiting[0]
         reading = Reading("legal", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
                           note=PASS_NOTE)
-        self._play(reading, self.base, result)  # says what roll is needed, and reads again once it is given
-        return Reading("wait", note="the end of the turn read from the move after it waits for its roll")
+        self._play(reading, self.base, result)  # says what roll is needed (or draws it), reads again once given
+        # the pass's own action kept: its missing roll is said once, not at every window
+        return Reading("wait", action, reading.action_json, note="the end of the turn read from the move after it "
+                       "waits for its roll")
 
     def _put_back(self, seen: SeenBoard) -> bool:
         """Whether the piece of the last illegal move is seen back where it came from (and no
@@ -523,11 +532,8 @@ class LivePipeline:
     def _play(self, reading: Reading, seen: SeenBoard, result: FrameResult) -> None:
         ready, self._ready = self._ready, None
         if ready is not None and ready[0] is self.state and ready[1].action == reading.action:
-            outcome = ready[1]  # applied already, with its dice
+            outcome = ready[1]  # applied already, with the dice given
             self.rolls.given[:] = outcome.given_left
-            for line in outcome.said:
-                if self.rolls.say is not None:
-                    self.rolls.say(line)
             self._commit(reading, outcome.step, seen, result)
             return
         given = list(self.rolls.given)
@@ -538,6 +544,7 @@ class LivePipeline:
             # window, so the move is played once they are given (typed in the window)
             self.rolls.given[:] = given
             self.stability.reset()
+            self._touched = True  # read again as the hand left it, once the dice are given
             key = _flag_key(reading.action_json)
             if self._roll_needed != key:  # said once per move
                 self._roll_needed = key

@@ -188,6 +188,23 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
                         still=StillFrames(refresh_s=0.0) if every_frame else None)
 
 
+def _fitting(source: Iterable[tuple[Any, float]], pose: Any) -> Iterator[tuple[Any, float]]:
+    """``source``'s frames, the first readable one checked against the fixed ``pose`` (its
+    picture's size: another size of the same shape is scaled, another shape is refused as bad
+    input before anything is read)."""
+    from calibration.errors import CalibrationError
+
+    checked = False
+    for frame, t in source:
+        if not checked and frame is not None and getattr(frame, "ndim", 0) >= 2:
+            checked = True
+            try:
+                pose.for_frame((frame.shape[1], frame.shape[0]))
+            except CalibrationError as err:
+                raise InputError("--pose", str(err)) from None
+        yield frame, t
+
+
 def _position(game: Any, path: str) -> Any:
     """The starting position in the file ``path`` (the engine's JSON)."""
     from rules.errors import FormatError
@@ -301,6 +318,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         stream.start()  # a camera or URL that cannot be opened is refused before a record is made
     if camera is not None:
         source = undistorted(source, camera)
+    if fixed is not None:
+        source = _fitting(source, fixed)
     audio = Audio(args.audio, out=say)
     rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
     show = not args.no_window and has_display()
@@ -336,9 +355,17 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         except Exception as err:  # noqa: BLE001 - OpenCV built without a GUI, or the display refuses
             say(f"no window ({type(err).__name__}: {str(err).strip().splitlines()[-1][:120]}); going on without")
     controls = Controls(pipe, audio, tracker, say)
+    begun = () if args.resume or not args.record else (args.record, args.record + ".events.jsonl")
     try:
         n = run_frames(source, pipe, sink=sink, window=window, max_frames=args.max_frames,
                        on_key=lambda key: handle_key(key, controls))
+    except InputError:  # the first frame does not fit --pose: nothing was played
+        if record is not None:
+            record.close()
+            record = None
+            for path in begun:
+                Path(path).unlink(missing_ok=True)
+        raise
     finally:
         if sink is not None:
             sink.close()
@@ -354,6 +381,5 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     say(f"{n} frames{skipped}, {legal} legal and {illegal} illegal announced")
     if sink is not None:
         say(f"annotated frames: {sink.count} written to {video or folder}")
-    begun = () if args.resume or not args.record else (args.record, args.record + ".events.jsonl")
     none_read(n - pipe.unreadable, video=args.video, images=args.images, started=begun)
     return 0

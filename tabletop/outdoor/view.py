@@ -227,9 +227,9 @@ class FieldSetup:
 
     def _tracker_for(self, sighting: Any) -> Any:
         """The tracker of the markers laid out: the four corners' or the scale marker's, as
-        ``--markers`` says; with ``auto``, the one :func:`calibration.field.fit_field` would fit
-        this sighting with, unless only the other has a pose yet (a hand over the scale
-        marker keeps the pose it gave)."""
+        ``--markers`` says; with ``auto``, the one whose markers are in view as
+        :func:`calibration.field.fit_field` would choose, and with neither in view the one that
+        has a pose (a hand over the scale marker keeps the pose it gave)."""
         from calibration.markers import field_spec, scale_marker_spec
         from calibration.tracker import PoseTracker
 
@@ -243,9 +243,12 @@ class FieldSetup:
             return next(iter(self._tracker.values()))
         corners, scale = self._tracker["corners"], self._tracker["scale"]
         seen = [i for i in corners.spec.ids if sighting.corners_of(i) is not None]
-        use = corners if corners.spec.enough(seen) or sighting.corners_of(scale.spec.ids[0]) is None else scale
-        other = scale if use is corners else corners
-        return other if use.pose is None and other.pose is not None else use
+        if corners.spec.enough(seen):
+            return corners
+        if sighting.corners_of(scale.spec.ids[0]) is not None:
+            return scale
+        # neither in view enough (a hand over them): the one that has a pose keeps it
+        return scale if corners.pose is None and scale.pose is not None else corners
 
     def _fit(self, image: np.ndarray) -> Any:
         from calibration.field import detect_field_markers, fit_field

@@ -221,6 +221,24 @@ def test_a_camera_s_option_with_a_folder_is_refused(cli, tmp_path: Path, no_dete
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_pose_from_pictures_of_another_shape_is_refused_at_the_first_frame(cli, tmp_path: Path,
+                                                                           no_detector: None) -> None:
+    """The sample pictures are 4:3; a pose made from a 1280x720 photo maps other pixels:
+    refused before any frame is read, and the record begun for it removed."""
+    from calibration.pose import BoardPose
+
+    pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "hex", (22.5, 33.0), frame_size=(1280, 720))
+    pose_file = tmp_path / "pose.json"
+    pose_file.write_text(json.dumps({"format": "tabletop-board-pose", "version": 1, **pose.to_json(),
+                                     "undistorted": False}))
+    record = tmp_path / "game.jsonl"
+    result = cli(*_play("--pose", str(pose_file), "--record", str(record)))
+    assert result.code == 2
+    assert "--pose: the board pose was made from 1280x720 pictures and these frames are 640x480, another shape" \
+        in result.error_line()
+    assert not record.exists() and not record.with_name(record.name + ".events.jsonl").exists()
+
+
 def test_click_without_a_display_is_one_line(cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Clicking corners needs a window: with no display, say so and name --corners (OpenCV
     would abort the whole process in Qt)."""

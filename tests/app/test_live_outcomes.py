@@ -6,15 +6,17 @@ hands it a position."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rules.registry import get_game
+from tabletop.dice import SeededDice
 from tabletop.live.board import SeenBoard, SeenPiece
 from tabletop.live.outcomes import change, engine_cells, seen_cells
-from tabletop.live.pipeline import FrameResult, LivePipeline, Rolls
+from tabletop.live.pipeline import FrameResult, FrameView, LivePipeline, Rolls
 
 RECORDS = Path(__file__).resolve().parents[2] / "tabletop" / "data" / "records"
 
@@ -120,3 +122,98 @@ def test_a_pass_that_needs_dice_asks_for_them_and_is_played_once_given(index: in
     pipe._accept(seen, result, True)
     assert [k for k, _ in result.announcements] == ["legal", "legal"]
     assert _same(game, pipe.state, states[index + 2])
+
+
+# -- through the frame loop: a perfect detector's board handed in place of each frame ---------
+
+class Harness(LivePipeline):
+    def _read(self, frame, t, result):  # the frame *is* the seen board
+        self._kept = None
+        return FrameView(None, None, "x"), frame
+
+
+def make(game, state, rolls=(), seed=None, typed=False):
+    r = Rolls(list(rolls), seed=seed)
+    r.typed = typed
+    return Harness(game, state, None, None, None, rolls=r, window_s=0.3)
+
+
+def feed(p, boards, t=0.0, n=5):
+    for b in boards:
+        for _ in range(n):
+            p.process(b, t)
+            t += 0.1
+    return t
+
+
+def hand(b):
+    return replace(b, hand_over_board=True)
+
+
+def test_a_pass_waiting_for_its_roll_is_asked_for_once() -> None:
+    """A still table while the die is not typed: said once, not at every window."""
+    game, states, _ = _replay("oneworld")
+    s = states[24]
+    p = make(game, s, typed=True)
+    t = feed(p, [_board(game, s), hand(_board(game, s))])
+    feed(p, [_board(game, states[26])] * 6, t)  # 3 s of a still table, no die typed yet
+    asked = [text for _, text in p.announced if text.startswith("A roll is needed")]
+    assert len(asked) == 1, asked
+
+
+def test_a_class_read_otherwise_with_no_hand_plays_no_action() -> None:
+    """Hypnotize and Seth's conversion change only what a cell shows: with no hand, a lasting
+    misread of the detector, never an action."""
+    for name, idx, act in [("battle-grounds", 36, {"type": "hypnotize", "piece": "loki", "captive": "iron-man", "square": "a2"}),
+                           ("when-gods-collide", 63, {"type": "convert", "at": "0,0", "method": "replace"})]:
+        game, states, _ = _replay(name)
+        s = states[idx]
+        after = game.apply(s, game.action_from_json(act), []).state
+        p = make(game, s)
+        feed(p, [_board(game, s), _board(game, after)])  # no hand, no motion ever
+        assert not any(k == "legal" for k, _ in p.announced), (name, p.announced)
+
+
+def test_a_dice_zone_choice_is_not_guessed_as_declined() -> None:
+    """A skip declines a Dice Zone pick: a choice the board does not show, never guessed."""
+    game, states, _ = _replay("battle-grounds")
+    s = states[30]  # North lost a battle and may move a die to the Dice Zone (pick-die ... or skip)
+    skip = next(a for a in game.legal_actions(s) if game.action_to_json(a)["type"] == "skip")
+    s2 = game.apply(s, skip, []).state
+    move = game.action_from_json({"type": "move", "piece": "green-goblin", "from": "a1", "to": "b2"})
+    after = game.apply(s2, move, [6, 1]).state
+    p = make(game, s, [6, 1])
+    feed(p, [_board(game, s), hand(_board(game, s)), _board(game, after)])
+    played = [game.action_to_json(r.action)["type"] for r, _ in p._corrections.stack]
+    assert "skip" not in played, (played, p.announced)
+
+
+def test_a_pass_not_taken_draws_no_seeded_die() -> None:
+    """Passes and outcomes are tried with the dice given only: a seeded game stays reproducible."""
+    game, states, _ = _replay("oneworld")
+    s = states[24]  # CHEZ to move; its end of movement rolls for a reinforcement
+    base = _board(game, s)
+    src = next(q for q in base.pieces if q.cls.startswith("chez-") and q.cls not in ("chez-tower", "chez-god"))
+    moved = SeenBoard(game.name, tuple(q for q in base.pieces if q is not src)
+                      + (SeenPiece(src.cls, "0808", (0.0, 0.0), (0, 0, 10, 10), 0.9),))
+    p = make(game, s, seed=5)
+    feed(p, [base, hand(base), moved])
+    assert [k for k, _ in p.announced] == ["illegal"]  # nothing played
+    fresh = SeededDice(5)
+    assert [p.rolls._dice.roll(6, "x") for _ in range(3)] == [fresh.roll(6, "x") for _ in range(3)]
+
+
+def test_a_lost_battle_without_its_dice_asks_for_them_rather_than_flagging() -> None:
+    """The attacker gone and its dice not typed: the roll is asked for, and once typed the
+    attack is played as the board shows it."""
+    game, states, _ = _replay("battle-grounds")
+    s = states[31]
+    after = game.apply(s, game.action_from_json({"type": "move", "piece": "hydra-agent", "from": "c2", "to": "b2"}),
+                       [1, 4]).state
+    p = make(game, s, typed=True)
+    t = feed(p, [_board(game, s), hand(_board(game, s)), _board(game, after)])
+    assert not any(k == "illegal" for k, _ in p.announced), p.announced
+    p.rolls.type(1)
+    p.rolls.type(4)
+    feed(p, [_board(game, after)] * 3, t)
+    assert [k for k, _ in p.announced][-1] == "legal", p.announced

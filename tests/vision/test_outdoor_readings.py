@@ -377,3 +377,19 @@ def test_the_field_is_found_from_markers_in_the_frame_as_the_camera_took_it(monk
     image, view = tabletop.outdoor.view.FieldSetup(calibration=lens, track=track).locate(raw)
     assert searched and all(s is raw for s in searched)
     assert image.shape == raw.shape and pose_errors(view.pose, frame).max() < 0.03
+
+
+def test_a_stream_follows_whichever_marker_set_is_in_view():
+    """``--markers auto`` on a stream: the corner markers give the pose while in view; when
+    only the scale marker is, its own tracker starts (it was never started while the corner
+    tracker held a pose), and the reverse."""
+    from calibration.markers import kit
+    from calibration.synthetic import pose_errors, render_frame
+
+    corners = render_frame(kit("the-game-field"), seed=34, tilt=55)
+    scale = render_frame(kit("the-game-scale"), seed=35, tilt=65)
+    setup = FieldSetup(track=True)
+    for frame, within_in in ((corners, 0.1), (scale, 1.0), (corners, 0.1)):  # one marker: less sure far off
+        _, view = setup.locate(frame.image)
+        assert pose_errors(view.pose, frame).max() < within_in
+    assert pose_errors(FieldSetup().locate(corners.image)[1].pose, scale).max() > 5  # the scenes differ
