@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -289,3 +289,21 @@ def check_source_options(args: Any) -> None:
         raise InputError("--no-frame-drop", "only with --camera or --url (a video or folder is always read whole)")
     if args.glob != "*" and args.images is None:
         raise InputError("--glob", "only with --images (it picks the folder's files)")
+
+
+def fitting_pose(source: Iterable[tuple[Any, float]], pose: Any) -> Iterator[tuple[Any, float]]:
+    """``source``'s frames, the first readable one checked against the fixed ``pose`` (its
+    picture's size: another size of the same shape is scaled, another shape is refused as bad
+    input before anything is read)."""
+    from calibration.errors import CalibrationError
+    from tabletop.errors import InputError
+
+    checked = False
+    for frame, t in source:
+        if not checked and frame is not None and getattr(frame, "ndim", 0) >= 2:
+            checked = True
+            try:
+                pose.for_frame((frame.shape[1], frame.shape[0]))
+            except CalibrationError as err:
+                raise InputError("--pose", str(err)) from None
+        yield frame, t

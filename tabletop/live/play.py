@@ -188,23 +188,6 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
                         still=StillFrames(refresh_s=0.0) if every_frame else None)
 
 
-def _fitting(source: Iterable[tuple[Any, float]], pose: Any) -> Iterator[tuple[Any, float]]:
-    """``source``'s frames, the first readable one checked against the fixed ``pose`` (its
-    picture's size: another size of the same shape is scaled, another shape is refused as bad
-    input before anything is read)."""
-    from calibration.errors import CalibrationError
-
-    checked = False
-    for frame, t in source:
-        if not checked and frame is not None and getattr(frame, "ndim", 0) >= 2:
-            checked = True
-            try:
-                pose.for_frame((frame.shape[1], frame.shape[0]))
-            except CalibrationError as err:
-                raise InputError("--pose", str(err)) from None
-        yield frame, t
-
-
 def _position(game: Any, path: str) -> Any:
     """The starting position in the file ``path`` (the engine's JSON)."""
     from rules.errors import FormatError
@@ -249,7 +232,7 @@ def _video_fps(args: argparse.Namespace) -> float:
 
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import check_source_options, none_read, open_source
+    from tabletop.live.inputs import check_source_options, fitting_pose, none_read, open_source
     from tabletop.live.pipeline import Rolls
     from tabletop.live.record import LiveRecord, cut_short
     from tabletop.live.session import FrameSink, run_frames
@@ -319,7 +302,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     if camera is not None:
         source = undistorted(source, camera)
     if fixed is not None:
-        source = _fitting(source, fixed)
+        source = fitting_pose(source, fixed)
     audio = Audio(args.audio, out=say)
     rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
     show = not args.no_window and has_display()

@@ -88,7 +88,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
 
     from rules.the_game.options import TheGameOptions
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import check_source_options, none_read, open_source
+    from tabletop.live.inputs import check_source_options, fitting_pose, none_read, open_source
     from tabletop.live.play import has_display
     from tabletop.live.record import cut_short
     from tabletop.outdoor.command import _load_setup
@@ -195,8 +195,9 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     clicker = None
     n = unreadable = 0
     started = time.monotonic()
+    frames = source if setup.pose is None else fitting_pose(source, setup.pose)
     try:
-        for frame, t in source:
+        for frame, t in frames:
             if args.labels and n % repeat == 0:
                 labels["current"] = _labels_for(next(paths, None))
             n += 1
@@ -231,6 +232,13 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                         say("muted" if audio.toggle_mute() else "sound on")
             if args.max_frames and n >= args.max_frames:
                 break
+    except InputError:  # the first frame does not fit --pose: nothing was seen
+        if log is not None:
+            log.close()
+            log = None
+            if not args.resume and args.log:
+                Path(args.log).unlink(missing_ok=True)
+        raise
     finally:
         audio.close()
         if log is not None:

@@ -237,6 +237,12 @@ def test_a_pose_from_pictures_of_another_shape_is_refused_at_the_first_frame(cli
     assert "--pose: the board pose was made from 1280x720 pictures and these frames are 640x480, another shape" \
         in result.error_line()
     assert not record.exists() and not record.with_name(record.name + ".events.jsonl").exists()
+    pose_file.write_text(json.dumps({**json.loads(pose_file.read_text()), "units": "inch", "size": [24.0, 24.0]}))
+    log = tmp_path / "field.jsonl"
+    result = cli("outdoor", "--images", str(SAMPLES), "--pose", str(pose_file), "--log", str(log), "--no-window",
+                 "--out", str(tmp_path / "frames"), "--audio", "none")
+    assert result.code == 2 and "--pose: the board pose was made from 1280x720 pictures" in result.error_line()
+    assert not log.exists()
 
 
 def test_click_without_a_display_is_one_line(cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
