@@ -14,6 +14,7 @@ frames it skipped are counted in :attr:`Capture.dropped`.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -294,7 +295,19 @@ def check_source_options(args: Any) -> None:
 def fitting_pose(source: Iterable[tuple[Any, float]], pose: Any) -> Iterator[tuple[Any, float]]:
     """``source``'s frames, the first readable one checked against the fixed ``pose`` (its
     picture's size: another size of the same shape is scaled, another shape is refused as bad
-    input before anything is read)."""
+    input, an :class:`tabletop.errors.InputError` naming ``--pose``). The check is made at
+    once, before this returns, so that nothing is written for a game that cannot be read: the
+    frames it took to find a readable one are handed on first."""
+    frames = _fitting(source, pose)
+    taken = []
+    for item in frames:  # up to the first readable frame: it raises there when it does not fit
+        taken.append(item)
+        if item[0] is not None:
+            break
+    return itertools.chain(taken, frames)
+
+
+def _fitting(source: Iterable[tuple[Any, float]], pose: Any) -> Iterator[tuple[Any, float]]:
     from calibration.errors import CalibrationError
     from tabletop.errors import InputError
 

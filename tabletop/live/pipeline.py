@@ -205,6 +205,7 @@ class LivePipeline:
         self.readings: list[Reading] = []  # every reading of an accepted position, in order
         self.frames = 0
         self._ready: Any = None  # a reading's action applied already (_by_outcome), for _play
+        self._awaiting: Any = None  # the engine state whose move, made by hand, waits for its dice
         self.unreadable = 0  # frames that were no picture (a corrupt file, a camera hiccup)
         self.paused = False
         self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
@@ -420,6 +421,7 @@ class LivePipeline:
         with the dice given, is kept for :meth:`_play`; one whose dice are not given yet, when
         some roll would make the board look so (a battle lost, its dice thrown but not typed),
         is handed to :meth:`_play`, which asks for them."""
+        touched = touched or self._awaiting is self.state  # a move made by hand waits for its dice
         if not touched or self.game.name == "the-game" or \
                 reading.kind not in ("legal", "illegal", "none", "unclear", "wait"):
             return reading
@@ -439,6 +441,10 @@ class LivePipeline:
                 wanting = []
         except Exception:  # noqa: BLE001 - a help to the reading, never a reason to stop
             return reading
+        if not found and not wanting and self._awaiting is self.state and self.rolls.given:
+            shown = ", ".join(map(str, self.rolls.given))
+            return Reading("unclear", note=f"the dice typed ({shown}) do not give what the board shows: take them "
+                                           "back (Backspace) and type the dice thrown")
         if len(wanting) == 1:  # a battle lost, its dice thrown but not given: _play asks for them
             action = wanting[0]
             return Reading("legal", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
@@ -478,7 +484,10 @@ class LivePipeline:
         action = waiting[0]
         reading = Reading("legal", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
                           note=PASS_NOTE)
+        state0 = self.state
         self._play(reading, self.base, result)  # says what roll is needed (or draws it), reads again once given
+        if self.state is not state0:  # played (its die rolled by the referee): the move after it is read now
+            return infer(self.game, self.state, self.base, seen, touched=touched)
         # the pass's own action kept: its missing roll is said once, not at every window
         return Reading("wait", action, reading.action_json, note="the end of the turn read from the move after it "
                        "waits for its roll")
@@ -544,7 +553,7 @@ class LivePipeline:
             # window, so the move is played once they are given (typed in the window)
             self.rolls.given[:] = given
             self.stability.reset()
-            self._touched = True  # read again as the hand left it, once the dice are given
+            self._awaiting = self.state  # the hand made it: read again as such while its dice are awaited
             key = _flag_key(reading.action_json)
             if self._roll_needed != key:  # said once per move
                 self._roll_needed = key

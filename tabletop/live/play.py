@@ -301,7 +301,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         stream.start()  # a camera or URL that cannot be opened is refused before a record is made
     if camera is not None:
         source = undistorted(source, camera)
-    if fixed is not None:
+    if fixed is not None:  # its first frame checked now: nothing is written for frames it does not fit
         source = fitting_pose(source, fixed)
     audio = Audio(args.audio, out=say)
     rolls = Rolls(args.rolls, args.roll_dice, say=lambda t: audio.announce(t, "info"))
@@ -338,17 +338,9 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         except Exception as err:  # noqa: BLE001 - OpenCV built without a GUI, or the display refuses
             say(f"no window ({type(err).__name__}: {str(err).strip().splitlines()[-1][:120]}); going on without")
     controls = Controls(pipe, audio, tracker, say)
-    begun = () if args.resume or not args.record else (args.record, args.record + ".events.jsonl")
     try:
         n = run_frames(source, pipe, sink=sink, window=window, max_frames=args.max_frames,
                        on_key=lambda key: handle_key(key, controls))
-    except InputError:  # the first frame does not fit --pose: nothing was played
-        if record is not None:
-            record.close()
-            record = None
-            for path in begun:
-                Path(path).unlink(missing_ok=True)
-        raise
     finally:
         if sink is not None:
             sink.close()
@@ -364,5 +356,6 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     say(f"{n} frames{skipped}, {legal} legal and {illegal} illegal announced")
     if sink is not None:
         say(f"annotated frames: {sink.count} written to {video or folder}")
+    begun = () if args.resume or not args.record else (args.record, args.record + ".events.jsonl")
     none_read(n - pipe.unreadable, video=args.video, images=args.images, started=begun)
     return 0

@@ -65,6 +65,9 @@ def handle_key(key: int | None, controls: Controls) -> str | None:
     char = chr(key & 0xFF)
     rolls = getattr(pipe, "rolls", None)
     if rolls is not None and (char in "0123456" or key & 0xFF in BACKSPACE):
+        stability = getattr(pipe, "stability", None)
+        if stability is not None:  # the still position is read again with the dice as they are now
+            stability.reset()
         if char in "0123456":
             rolls.type(int(char))
             say(f"die {char} typed ({_waiting(rolls.given)})")

@@ -154,6 +154,8 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                          camera_size=args.camera_size, window_s=args.window_s)
     if hasattr(source, "start"):
         source.start()  # a camera or URL that cannot be opened is refused before anything is written
+    # with --pose, its first frame is checked now: nothing is written for frames it does not fit
+    frames = source if setup.pose is None else fitting_pose(source, setup.pose)
     audio = Audio(args.audio, out=say)
     log: FieldLog | None = None
     if held is not None:
@@ -195,7 +197,6 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     clicker = None
     n = unreadable = 0
     started = time.monotonic()
-    frames = source if setup.pose is None else fitting_pose(source, setup.pose)
     try:
         for frame, t in frames:
             if args.labels and n % repeat == 0:
@@ -232,13 +233,6 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                         say("muted" if audio.toggle_mute() else "sound on")
             if args.max_frames and n >= args.max_frames:
                 break
-    except InputError:  # the first frame does not fit --pose: nothing was seen
-        if log is not None:
-            log.close()
-            log = None
-            if not args.resume and args.log:
-                Path(args.log).unlink(missing_ok=True)
-        raise
     finally:
         audio.close()
         if log is not None:

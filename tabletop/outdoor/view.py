@@ -228,8 +228,9 @@ class FieldSetup:
     def _tracker_for(self, sighting: Any) -> Any:
         """The tracker of the markers laid out: the four corners' or the scale marker's, as
         ``--markers`` says; with ``auto``, the one whose markers are in view as
-        :func:`calibration.field.fit_field` would choose, and with neither in view the one that
-        has a pose (a hand over the scale marker keeps the pose it gave)."""
+        :func:`calibration.field.fit_field` would choose (the corners' while some of them are
+        and they gave a pose: a hand over two of them keeps it), and with neither in view the
+        one that has a pose (a hand over the scale marker keeps the pose it gave)."""
         from calibration.markers import field_spec, scale_marker_spec
         from calibration.tracker import PoseTracker
 
@@ -243,8 +244,8 @@ class FieldSetup:
             return next(iter(self._tracker.values()))
         corners, scale = self._tracker["corners"], self._tracker["scale"]
         seen = [i for i in corners.spec.ids if sighting.corners_of(i) is not None]
-        if corners.spec.enough(seen):
-            return corners
+        if corners.spec.enough(seen) or (seen and corners.pose is not None):
+            return corners  # in view, or some hidden by a hand: the corners' pose is kept
         if sighting.corners_of(scale.spec.ids[0]) is not None:
             return scale
         # neither in view enough (a hand over them): the one that has a pose keeps it

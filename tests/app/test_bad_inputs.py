@@ -243,6 +243,20 @@ def test_a_pose_from_pictures_of_another_shape_is_refused_at_the_first_frame(cli
                  "--out", str(tmp_path / "frames"), "--audio", "none")
     assert result.code == 2 and "--pose: the board pose was made from 1280x720 pictures" in result.error_line()
     assert not log.exists()
+    from rules.the_game.options import TheGameOptions
+    from tabletop.outdoor.log import FieldLog
+
+    FieldLog.create(log, TheGameOptions()).close()
+    before = log.read_bytes()
+    result = cli("outdoor", "--images", str(SAMPLES), "--pose", str(pose_file), "--resume", str(log), "--no-window",
+                 "--out", str(tmp_path / "frames"), "--audio", "none")
+    assert result.code == 2 and log.read_bytes() == before  # a resumed log is never written to for it
+    record.write_bytes((RECORDS / "oneworld.jsonl").read_bytes())
+    before = record.read_bytes()
+    pose_file.write_text(json.dumps({**json.loads(pose_file.read_text()), "units": "hex", "size": [22.5, 33.0]}))
+    result = cli(*_play("--pose", str(pose_file), "--resume", str(record)))
+    assert result.code == 2
+    _untouched(record, before)
 
 
 def test_click_without_a_display_is_one_line(cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -217,3 +217,53 @@ def test_a_lost_battle_without_its_dice_asks_for_them_rather_than_flagging() -> 
     p.rolls.type(4)
     feed(p, [_board(game, after)] * 3, t)
     assert [k for k, _ in p.announced][-1] == "legal", p.announced
+
+
+@pytest.mark.parametrize("index", [24, 46, 62])
+def test_with_the_referee_rolling_a_pass_and_the_move_after_it_are_both_played(index: int) -> None:
+    """--roll-dice: the end of movement's die is drawn by the referee, then the other side's
+    move, seen at once, is read too (it waited, unread, on a still board)."""
+    game, states, _ = _replay("oneworld")
+    s = states[index]
+    p = make(game, s, seed=3)
+    t = feed(p, [_board(game, s), hand(_board(game, s)), _board(game, states[index + 2])])
+    feed(p, [_board(game, states[index + 2])] * 4, t)
+    assert [k for k, _ in p.announced if k != "info"][-2:] == ["legal", "legal"], p.announced
+    assert p.game.state_to_json(p.state)["active"] == game.state_to_json(states[index + 2])["active"]
+
+
+def _lost_battle() -> tuple[Any, Any, Any]:
+    game, states, _ = _replay("battle-grounds")
+    s = states[31]
+    after = game.apply(s, game.action_from_json({"type": "move", "piece": "hydra-agent", "from": "c2", "to": "b2"}),
+                       [1, 4]).state
+    return game, s, after
+
+
+def test_dice_typed_that_disagree_with_the_board_are_said_so_and_can_be_typed_again() -> None:
+    game, s, after = _lost_battle()
+    p = make(game, s, typed=True)
+    t = feed(p, [_board(game, s), hand(_board(game, s)), _board(game, after)])
+    for die in (6, 1):  # the attacker would win with these: not what the board shows
+        p.rolls.type(die)
+    p.stability.reset()  # as a die key does
+    t = feed(p, [_board(game, after)] * 3, t)
+    assert not any(k == "illegal" for k, _ in p.announced), p.announced
+    assert any("the dice typed (6, 1) do not give what the board shows" in text for _, text in p.announced)
+    p.rolls.take_back(), p.rolls.take_back()
+    p.rolls.type(1), p.rolls.type(4)
+    p.stability.reset()
+    feed(p, [_board(game, after)] * 4, t)
+    assert _same(game, p.state, after) and p.rolls.given == []
+
+
+def test_a_detector_flicker_while_a_battle_waits_for_its_dice_does_not_lose_it() -> None:
+    game, s, after = _lost_battle()
+    seen = _board(game, after)
+    missed = SeenBoard(game.name, seen.pieces[1:])  # one figure missed for a second, no hand
+    p = make(game, s, typed=True)
+    t = feed(p, [_board(game, s), hand(_board(game, s)), seen, seen, missed, missed, seen, seen])
+    p.rolls.type(1), p.rolls.type(4)
+    p.stability.reset()
+    feed(p, [seen] * 6, t)
+    assert _same(game, p.state, after) and p.rolls.given == []
