@@ -30,6 +30,7 @@ __all__ = [
     "run_calibrate_camera",
     "run_calibrate_board",
     "run_calibrate_field",
+    "field_sizes",
     "load_pose",
 ]
 
@@ -391,18 +392,26 @@ def _board_from_markers(image: Any, game: str, camera: Any) -> tuple[Any, str]:
     raise first_error
 
 
-def run_calibrate_field(args: argparse.Namespace, out: TextIO) -> int:
-    from calibration.field import locate_field, parse_field_size, parse_marker_mm
-    from calibration.markers import read_image
+def field_sizes(size: str, marker: str | None, size_option: str) -> tuple[tuple[float, float], float | None]:
+    """The field's size in inches and the markers' printed size in mm (``None``: the kit's)
+    from the command line's texts; a bad one is bad input naming its option."""
+    from calibration.field import parse_field_size, parse_marker_mm
 
     try:
-        size = parse_field_size(args.size)
+        field = parse_field_size(size)
     except CalibrationError as err:
-        raise InputError("--size", str(err)) from None
+        raise InputError(size_option, str(err)) from None
     try:
-        marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
+        return field, parse_marker_mm(marker) if marker else None
     except CalibrationError as err:
         raise InputError("--marker-size", str(err)) from None
+
+
+def run_calibrate_field(args: argparse.Namespace, out: TextIO) -> int:
+    from calibration.field import locate_field
+    from calibration.markers import read_image
+
+    size, marker_mm = field_sizes(args.size, args.marker_size, "--size")
     image = read_image(args.image)
     camera = _camera(args.camera)
     fit = locate_field(image, size, marker_mm, camera)

@@ -56,18 +56,10 @@ def add_measure_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
 
 
 def _load_setup(args: argparse.Namespace) -> Any:
-    from calibration.errors import CalibrationError
-    from calibration.field import parse_field_size, parse_marker_mm
+    from tabletop.calibrate import field_sizes
     from tabletop.outdoor.view import FieldSetup
 
-    try:
-        size = parse_field_size(args.field_size)
-    except CalibrationError as err:
-        raise InputError("--field-size", str(err)) from None
-    try:
-        marker_mm = parse_marker_mm(args.marker_size) if args.marker_size else None
-    except CalibrationError as err:
-        raise InputError("--marker-size", str(err)) from None
+    size, marker_mm = field_sizes(args.field_size, args.marker_size, "--field-size")
     calibration = pose = None
     if args.calibration:
         from calibration.camera import CameraCalibration
