@@ -164,6 +164,20 @@ class FieldView:
         return self.pose.board_corners_in_image()
 
 
+class _Undistorted:
+    """A camera calibration as the marker fit wants it for corners already undistorted:
+    points stay where they are, the camera matrix is the calibration's."""
+
+    def __init__(self, calibration: Any) -> None:
+        self.calibration = calibration
+
+    def undistort_points(self, points: Any, image_size: tuple[int, int] | None = None) -> np.ndarray:
+        return np.asarray(points, float).reshape(-1, 2)
+
+    def matrix_for(self, size: tuple[int, int]) -> np.ndarray:
+        return np.asarray(self.calibration.matrix_for(size), float)
+
+
 @dataclass
 class FieldSetup:
     """How the field is found in a frame: ``size`` in inches, the markers (``markers``:
@@ -205,20 +219,43 @@ class FieldSetup:
         k = self.camera_matrix(size)
         if self.pose is not None:
             return image, FieldView.from_pose(self.pose.for_frame(size), size, k, ("fixed pose",))
-        # the markers are found in the frame as the camera took it, their corners undistorted
-        # as points: undistorting the picture pushes its edges out, markers near them too
+        sighting = self._sighting(frame, image)
         if self.track:
-            return image, FieldView.from_pose(self._tracked(frame), size, k, ("tracked",))
-        fit = self._fit(frame)
+            return image, FieldView.from_pose(self._tracked(sighting), size, k, ("tracked",))
+        fit = self._fit(sighting)
         return image, FieldView.from_pose(fit.pose, size, k, tuple(fit.notes))
 
-    def _tracked(self, image: np.ndarray) -> BoardPose:
+    def _sighting(self, frame: np.ndarray, image: np.ndarray) -> Any:
+        """The field's markers in undistorted pixels: found in the undistorted picture, where
+        their edges are straight and their corners are placed best; with a lens calibration,
+        a marker it lacks is looked for in the frame as the camera took it and its corners
+        undistorted as points (undistorting the picture pushes its edges out, and markers
+        near them with it)."""
+        from calibration.field import detect_field_markers
+        from calibration.marker_detection import MarkerSighting
+        from calibration.markers import field_spec, scale_marker_spec
+
+        sighting = detect_field_markers(image)
+        if self.calibration is None:
+            return sighting
+        corners, scale = field_spec(*self.size), scale_marker_spec(*self.size)
+        if corners.enough([i for i in corners.ids if sighting.corners_of(i) is not None]) \
+                or sighting.corners_of(scale.ids[0]) is not None:
+            return sighting  # enough to fit: the raw frame is not searched (a frame's time)
+        laid = set(corners.ids) | set(scale.ids)
+        raw = detect_field_markers(frame)
+        extra = [k for k, i in enumerate(raw.ids.tolist()) if i in laid and i not in set(sighting.ids.tolist())]
+        if not extra:
+            return sighting
+        size = (image.shape[1], image.shape[0])
+        corners = np.asarray(self.calibration.undistort_points(raw.corners[extra].reshape(-1, 2), size)).reshape(-1, 4, 2)
+        return MarkerSighting(np.concatenate([sighting.ids, raw.ids[extra]]),
+                              np.concatenate([sighting.corners.reshape(-1, 4, 2), corners]), sighting.frame_size)
+
+    def _tracked(self, sighting: Any) -> BoardPose:
         """The pose kept through a stream (:class:`calibration.tracker.PoseTracker`): a hand
         over a marker, or a marker out of the frame for a while, keeps the last pose. The
         tracker's sentences go to :attr:`events`."""
-        from calibration.field import detect_field_markers
-
-        sighting = detect_field_markers(image)
         update = self._tracker_for(sighting).update_sighting(sighting)
         self.events.extend(e.text for e in update.events)
         if update.pose is None:
@@ -235,7 +272,7 @@ class FieldSetup:
         from calibration.tracker import PoseTracker
 
         if self._tracker is None:
-            camera = self.calibration
+            camera = _Undistorted(self.calibration) if self.calibration is not None else None
             kinds = {"corners": field_spec(*self.size), "scale": scale_marker_spec(*self.size)}
             self._tracker = {
                 kind: PoseTracker(spec if self.marker_mm is None else spec.with_marker_mm(self.marker_mm), camera=camera)
@@ -251,12 +288,11 @@ class FieldSetup:
         # neither in view enough (a hand over them): the one that has a pose keeps it
         return scale if corners.pose is None and scale.pose is not None else corners
 
-    def _fit(self, image: np.ndarray) -> Any:
-        from calibration.field import detect_field_markers, fit_field
+    def _fit(self, sighting: Any) -> Any:
+        from calibration.field import fit_field
         from calibration.markers import field_spec, fit_markers, scale_marker_spec
 
-        camera = self.calibration
-        sighting = detect_field_markers(image)
+        camera = _Undistorted(self.calibration) if self.calibration is not None else None
         if self.markers == "auto":
             return fit_field(sighting, self.size, self.marker_mm, camera)
         if self.markers == "corners":

@@ -358,9 +358,9 @@ def _through_a_lens(image: np.ndarray, calibration) -> np.ndarray:
 
 @pytest.mark.parametrize("track", [False, True])
 def test_the_field_is_found_from_markers_in_the_frame_as_the_camera_took_it(monkeypatch, track: bool):
-    """With a lens calibration the markers are found in the raw frame and their corners
-    undistorted as points (undistorting the picture first pushes its edges, and markers near
-    them, out of it), and the pose is that of the ideal picture."""
+    """With a lens calibration, markers the undistorted picture lacks (undistorting pushes its
+    edges, and markers near them, out of it) are found in the frame as the camera took it and
+    their corners undistorted as points: the pose is that of the ideal picture."""
     import tabletop.outdoor.view
     from calibration.camera import CameraCalibration
     from calibration.field import detect_field_markers
@@ -371,12 +371,17 @@ def test_the_field_is_found_from_markers_in_the_frame_as_the_camera_took_it(monk
     h, w = frame.image.shape[:2]
     lens = CameraCalibration(frame.camera_matrix, np.array([-0.3, 0.09, 0, 0, 0]), (w, h), 0.1)
     raw = _through_a_lens(frame.image, lens)
-    searched = []
-    monkeypatch.setattr("calibration.field.detect_field_markers",
-                        lambda image: searched.append(image) or detect_field_markers(image))
+
+    def found(image):  # the undistorted picture has lost two markers near its edge
+        sighting = detect_field_markers(image)
+        return sighting if image is raw else sighting.only([40, 41])
+
+    monkeypatch.setattr("calibration.field.detect_field_markers", found)
     image, view = tabletop.outdoor.view.FieldSetup(calibration=lens, track=track).locate(raw)
-    assert searched and all(s is raw for s in searched)
     assert image.shape == raw.shape and pose_errors(view.pose, frame).max() < 0.03
+    monkeypatch.setattr("calibration.field.detect_field_markers", lambda image: detect_field_markers(image).only([40, 41]))
+    with pytest.raises(CalibrationError):  # without the frame as taken, two neighbours are not enough
+        tabletop.outdoor.view.FieldSetup(calibration=lens, track=track).locate(raw)
 
 
 def test_a_stream_follows_whichever_marker_set_is_in_view():
