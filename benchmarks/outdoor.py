@@ -199,7 +199,7 @@ def main() -> int:
         setup = FieldSetup(calibration=None if args.no_calibration else truth_calibration(t))
         jitter = np.random.default_rng([args.seed, 11, i]) if args.jitter else None
         box_px, dot_px = args.jitter or (0.0, 0.0)
-        truth_det = detections_from_truth(t, jitter, box_px, dot_px)
+        truth_det = detections_from_truth(t, jitter, box_px, dot_px, setup.calibration)
         detect = detector.detect if detector is not None else (lambda image, d=truth_det: _read(d, image, reader))
         helper = OutdoorAssistant(setup, detect, opts, config, crop=not args.no_crop and detector is not None)
         helper.process(out.image)  # a live stream makes the lens maps once: time the second pass
@@ -215,7 +215,7 @@ def main() -> int:
             reports = [res.report]
             for shot in shots[1:]:
                 if detector is None:
-                    found_here = detections_from_truth(shot.truth, jitter, box_px, dot_px)
+                    found_here = detections_from_truth(shot.truth, jitter, box_px, dot_px, setup.calibration)
                     helper.detect = lambda image, d=found_here: _read(d, image, reader)
                 more = helper.process(shot.image)
                 if more.report is not None:

@@ -241,7 +241,7 @@ def main() -> int:
                 if assistant is None:
                     setup = FieldSetup(calibration=truth_calibration(out.truth))
                     detect = detector.detect if detector is not None else (
-                        lambda image, c=current: detections_from_truth(c["truth"]))
+                        lambda image, c=current, cal=setup.calibration: detections_from_truth(c["truth"], calibration=cal))
                     assistant = _ReadOnce(OutdoorAssistant(setup, detect, opts, ReadingConfig(), crop=detector is not None))
                     if assistant.process(out.image).report is None:
                         break

@@ -88,7 +88,12 @@ def _detector(args: argparse.Namespace) -> Callable[[Any], Any]:
             raise InputError("--labels", f"unreadable JSON: {json_limit(err)}") from None
         if not isinstance(truth, dict) or "pieces" not in truth:
             raise InputError("--labels", "not a labelled picture's ground truth (no 'pieces')")
-        found = detections_from_truth(truth)
+        calibration = None
+        if args.calibration:  # the photo is read undistorted: so are its labels
+            from calibration.camera import CameraCalibration
+
+            calibration = CameraCalibration.load(args.calibration)
+        found = detections_from_truth(truth, calibration=calibration)
         return lambda image: found
     from vision.detect import Detector, DetectorError
 

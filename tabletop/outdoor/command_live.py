@@ -200,7 +200,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     try:
         for frame, t in frames:
             if args.labels and n % repeat == 0:
-                labels["current"] = _labels_for(next(paths, None))
+                labels["current"] = _labels_for(next(paths, None), setup.calibration)
             n += 1
             if frame is None:
                 unreadable += 1
@@ -242,7 +242,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _labels_for(path: Path | None) -> Any:
+def _labels_for(path: Path | None, calibration: Any = None) -> Any:
     """The detections a photo's ground truth JSON (beside it) gives, or none."""
     from tabletop.outdoor.truth import detections_from_truth
     from vision.detections import Detections
@@ -254,4 +254,4 @@ def _labels_for(path: Path | None) -> Any:
         truth = json.loads(truth_path.read_text())
     except (OSError, ValueError):
         return Detections.empty()
-    return detections_from_truth(truth)
+    return detections_from_truth(truth, calibration=calibration)

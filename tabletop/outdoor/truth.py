@@ -38,9 +38,11 @@ def match_readings(pieces: Mapping[str, Piece], readings: Sequence[Any], within:
 
 
 def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | None = None,
-                          box_px: float = 0.0, dot_px: float = 0.0) -> Detections:
+                          box_px: float = 0.0, dot_px: float = 0.0, calibration: Any = None) -> Detections:
     """The labelled pieces on the ground, and the hands, as detections (confidence 1): exact, or with Gaussian jitter of
-    ``box_px`` on each box edge and ``dot_px`` on the dot when ``rng`` is given."""
+    ``box_px`` on each box edge and ``dot_px`` on the dot when ``rng`` is given. The labels
+    are pixels of the frame as the lens took it; with ``calibration`` (the frames are read
+    undistorted) each box is the box round its corners undistorted, and each dot undistorted."""
     rows = [p for p in truth.get("pieces", []) if p.get("in_labels") and p.get("keypoint") and not p.get("held")]
     hands = [h for h in truth.get("hands", []) if h.get("box")]
     if not rows and not hands:
@@ -48,6 +50,15 @@ def detections_from_truth(truth: Mapping[str, Any], rng: np.random.Generator | N
     xyxy = np.array([p["box"] for p in rows] + [h["box"] for h in hands], float).reshape(-1, 4)
     kp = np.array([[[p["keypoint"][0], p["keypoint"][1], 1.0]] for p in rows] + [[[0.0, 0.0, 0.0]]] * len(hands),
                   float).reshape(-1, 1, 3)
+    if calibration is not None:
+        size = tuple(truth.get("image_size") or calibration.image_size)
+        x0, y0, x1, y1 = xyxy.T
+        corners = np.stack([np.c_[x0, y0], np.c_[x1, y0], np.c_[x1, y1], np.c_[x0, y1]], axis=1).reshape(-1, 2)
+        flat = np.asarray(calibration.undistort_points(corners, size), float).reshape(-1, 4, 2)
+        xyxy = np.c_[flat[:, :, 0].min(axis=1), flat[:, :, 1].min(axis=1), flat[:, :, 0].max(axis=1),
+                     flat[:, :, 1].max(axis=1)]
+        if len(rows):
+            kp[: len(rows), 0, :2] = np.asarray(calibration.undistort_points(kp[: len(rows), 0, :2], size), float)
     if rng is not None:
         xyxy[: len(rows)] += rng.normal(0, box_px, (len(rows), 4))
         kp[: len(rows), :, :2] += rng.normal(0, dot_px, (len(rows), 1, 2))

@@ -155,7 +155,7 @@ def rendered():
 def test_pieces_read_from_labelled_boxes_stand_where_the_truth_says(rendered):
     errors, facing_errors, gap_errors = [], [], []
     for truth, image, view in rendered:
-        readings = read_pieces(image, detections_from_truth(truth), view)
+        readings = read_pieces(image, detections_from_truth(truth, calibration=truth_calibration(truth)), view)
         pieces = {p.id: p for p in truth_pieces(truth)}
         seen = visible_ids(truth)
         assert len(readings) == len(seen)
@@ -398,3 +398,23 @@ def test_a_stream_follows_whichever_marker_set_is_in_view():
         _, view = setup.locate(frame.image)
         assert pose_errors(view.pose, frame).max() < within_in
     assert pose_errors(FieldSetup().locate(corners.image)[1].pose, scale).max() > 5  # the scenes differ
+
+
+def test_labels_are_read_undistorted_when_the_frames_are():
+    """A render's labels are pixels of the frame as the lens took it; frames read with a lens
+    calibration are undistorted, and so are the labels: the box round the corners undistorted,
+    the dot undistorted."""
+    from calibration.camera import CameraCalibration
+
+    k = np.array([[900.0, 0, 639.5], [0, 900.0, 359.5], [0, 0, 1]])
+    lens = CameraCalibration(k, np.array([-0.3, 0.09, 0, 0, 0]), (1280, 720), 0.1)
+    truth = {"image_size": [1280, 720], "classes": ["red-piece", "blue-piece", "hand"], "hands": [],
+             "pieces": [{"in_labels": True, "class": "red-piece", "class_id": 0, "box": [100.0, 80.0, 140.0, 110.0],
+                         "keypoint": [130.0, 90.0]}]}
+    raw = detections_from_truth(truth)
+    assert raw.xyxy.tolist() == [[100.0, 80.0, 140.0, 110.0]]
+    seen = detections_from_truth(truth, calibration=lens)
+    corners = lens.undistort_points(np.array([[100.0, 80], [140, 80], [140, 110], [100, 110]]), (1280, 720))
+    assert np.allclose(seen.xyxy[0], [*corners.min(axis=0), *corners.max(axis=0)])
+    assert np.allclose(seen.keypoints[0, 0, :2], lens.undistort_points(np.array([[130.0, 90.0]]), (1280, 720))[0])
+    assert np.abs(seen.xyxy[0] - raw.xyxy[0]).max() > 5  # near the corner the lens moves it several pixels
