@@ -264,7 +264,8 @@ def load_pose(path: str, units: str | None = None, option: str = "--pose", calib
     except OSError as err:
         raise InputError(option, f"{path}: cannot read it: {err.strerror or err}") from None
     try:
-        pose = BoardPose.from_json(json.loads(text))
+        data = json.loads(text)
+        pose = BoardPose.from_json(data)
     except json.JSONDecodeError as err:
         raise InputError(option, f"{path}: not JSON: {err.msg}") from None
     except (ValueError, RecursionError) as err:
@@ -276,7 +277,7 @@ def load_pose(path: str, units: str | None = None, option: str = "--pose", calib
     if units is not None and pose.units != units:
         raise InputError(option, f"{path}: a pose in {pose.units} units (another game's board), not in "
                                  f"{units} units: calibrate this game's board")
-    made = json.loads(text).get("undistorted")
+    made = data.get("undistorted")
     if calibrated is not None and isinstance(made, bool) and made != calibrated:
         raise InputError(option, f"{path}: made from a picture "
                                  + ("with the lens distortion removed (--camera): give the same camera "

@@ -23,7 +23,7 @@ from tabletop.live.board import SeenBoard
 from tabletop.live.explain import COSTS, FADED, Scene, fixed_pieces, piece_classes
 from tabletop.live.rolls import awaits_dice, dice_missing, read_roll
 
-__all__ = ["PASSES", "Reading", "diff", "infer", "locations", "move_action", "passes"]
+__all__ = ["PASSES", "Reading", "diff", "infer", "legal", "locations", "move_action", "passes"]
 
 
 #: Costs are sums of tenths: two sums this close are equal.
@@ -145,7 +145,7 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
     (default ``COSTS["margin"]``); ``touched``: a hand was over the board in between (a piece
     may then have been put squarely on a like piece); The Game: points matched by distance."""
     if CHANCE in game.to_move(state):  # dice thrown, or a coin turned over
-        chances = [(a, game.action_to_json(a)) for a in _legal(game, state)]
+        chances = [(a, game.action_to_json(a)) for a in legal(game, state)]
         roll = read_roll(chances, before, after) if tuple(before.dice) != tuple(after.dice) or \
             before.key() != after.key() else None
         if roll is not None:
@@ -183,7 +183,7 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
     # illegal ones: an engine piece from a cell that changed to a cell where something arrived
     candidates: list[tuple[float, int, Any, Any, Any, Any]] = []  # cost, order, piece, from, to, action
     moves: set[tuple[Any, Any, Any]] = set()
-    for a in _legal(game, state):
+    for a in legal(game, state):
         ft = _from_to(name, game.action_to_json(a), where)
         if ft is None or ft[0] is None or (ft[0] not in changed and ft[1] not in changed):
             continue
@@ -576,10 +576,10 @@ def passes(game: GameRules[Any, Any], state: Any) -> list[Any]:
     kinds = PASSES.get(game.name, ())
     if not kinds or CHANCE in game.to_move(state):
         return []
-    return [a for a in _legal(game, state) if game.action_to_json(a).get("type") in kinds]
+    return [a for a in legal(game, state) if game.action_to_json(a).get("type") in kinds]
 
 
-def _legal(game: GameRules[Any, Any], state: Any) -> list[Any]:
+def legal(game: GameRules[Any, Any], state: Any) -> list[Any]:
     try:
         return list(game.legal_actions(state))
     except Exception:  # noqa: BLE001 - no legal list: read nothing as legal
@@ -609,10 +609,10 @@ def hints(game: GameRules[Any, Any], state: Any, before: SeenBoard, now: SeenBoa
     name = game.name
     where = dict(locations(name, game.state_to_json(state)))
     out: dict[Any, list[Any]] = {}
-    legal = [game.action_to_json(a) for a in _legal(game, state)]
+    allowed = [game.action_to_json(a) for a in legal(game, state)]
     for cell, _cls in gone:
         targets = []
-        for aj in legal:
+        for aj in allowed:
             ft = _from_to(name, aj, where)
             if ft is not None and ft[0] is not None and _same_cell(name, ft[0], cell):
                 targets.append(ft[1])

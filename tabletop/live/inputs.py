@@ -298,25 +298,17 @@ def fitting_pose(source: Iterable[tuple[Any, float]], pose: Any) -> Iterator[tup
     input, an :class:`tabletop.errors.InputError` naming ``--pose``). The check is made at
     once, before this returns, so that nothing is written for a game that cannot be read: the
     frames it took to find a readable one are handed on first."""
-    frames = _fitting(source, pose)
-    taken = []
-    for item in frames:  # up to the first readable frame: it raises there when it does not fit
-        taken.append(item)
-        if item[0] is not None:
-            break
-    return itertools.chain(taken, frames)
-
-
-def _fitting(source: Iterable[tuple[Any, float]], pose: Any) -> Iterator[tuple[Any, float]]:
     from calibration.errors import CalibrationError
     from tabletop.errors import InputError
 
-    checked = False
-    for frame, t in source:
-        if not checked and frame is not None and getattr(frame, "ndim", 0) >= 2:
-            checked = True
+    frames = iter(source)
+    taken = []
+    for frame, t in frames:
+        taken.append((frame, t))
+        if frame is not None and getattr(frame, "ndim", 0) >= 2:
             try:
                 pose.for_frame((frame.shape[1], frame.shape[0]))
             except CalibrationError as err:
                 raise InputError("--pose", str(err)) from None
-        yield frame, t
+            break
+    return itertools.chain(taken, frames)

@@ -28,7 +28,7 @@ from rules.core import GameRules
 from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import SeenBoard
 from tabletop.live.explain import fixed_pieces, piece_classes
-from tabletop.live.infer import PASSES, locations
+from tabletop.live.infer import PASSES, legal, locations
 
 __all__ = ["Outcome", "awaiting_dice", "change", "engine_cells", "engine_pieces", "exact_outcomes", "seen_cells"]
 
@@ -103,7 +103,7 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
     where = {str(piece): str(cell) for piece, cell in locations(name, game.state_to_json(state))}
     if among is None:
         among = []
-        for a in game.legal_actions(state):
+        for a in legal(game, state):
             aj = game.action_to_json(a)
             piece = aj.get("piece", aj.get("ship"))
             if _mentions(aj, touched) or (isinstance(piece, str) and where.get(piece) in touched) \

@@ -23,7 +23,7 @@ from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.chance import TypedDiceError, typed_chance
 from tabletop.live.chance import describe as describe_roll
 from tabletop.live.explain import COSTS, fixed_pieces
-from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, locations, passes
+from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, legal, locations, passes
 from tabletop.live.motion import BoardMotion, StillFrames
 from tabletop.live.outcomes import awaiting_dice, exact_outcomes
 from vision.detections import Detections
@@ -427,7 +427,7 @@ class LivePipeline:
             return reading
         among = None
         if reading.kind == "legal":
-            same = [a for a in _legal_now(self.game, self.state)
+            same = [a for a in legal(self.game, self.state)
                     if _ends_of(self.game, a) == _ends_of(self.game, reading.action)]
             if len(same) < 2:
                 return reading
@@ -467,7 +467,7 @@ class LivePipeline:
         waiting = []
         for action in passes(self.game, self.state):
             try:
-                self.game.apply(self.state, action, _NoDice())
+                self.game.apply(self.state, action, Rolls())  # no dice given, none drawn
                 continue  # needs no dice: tried above
             except RollNeededError:
                 pass
@@ -677,25 +677,11 @@ def _flag_key(action_json: Any) -> str:
     return str(action_json)
 
 
-class _NoDice:
-    """Dice that are never there: does an action need any?"""
-
-    def roll(self, sides: int, what: str) -> int:
-        raise RollNeededError(what, sides)
-
-
 class _AnyRoll:
     """Dice that show 1: where the board, not the roll, decides what an action does."""
 
     def roll(self, sides: int, what: str) -> int:
         return 1
-
-
-def _legal_now(game: GameRules[Any, Any], state: Any) -> list[Any]:
-    try:
-        return list(game.legal_actions(state))
-    except Exception:  # noqa: BLE001 - no legal list: nothing to choose among
-        return []
 
 
 def _ends_of(game: GameRules[Any, Any], action: Any) -> tuple[Any, Any, Any]:

@@ -32,7 +32,7 @@ import numpy as np
 from calibration.errors import CalibrationError
 from calibration.pose import BoardPose, PoseQuality
 
-__all__ = ["FieldSetup", "FieldView", "estimate_focal"]
+__all__ = ["FieldSetup", "FieldView", "IntrinsicsOnly", "estimate_focal"]
 
 
 def estimate_focal(board_to_image: np.ndarray, size: tuple[int, int]) -> float | None:
@@ -164,9 +164,9 @@ class FieldView:
         return self.pose.board_corners_in_image()
 
 
-class _Undistorted:
-    """A camera calibration as the marker fit wants it for corners already undistorted:
-    points stay where they are, the camera matrix is the calibration's."""
+class IntrinsicsOnly:
+    """A camera calibration as the marker fit wants it once the frame is undistorted: points
+    stay where they are, the camera matrix is the calibration's."""
 
     def __init__(self, calibration: Any) -> None:
         self.calibration = calibration
@@ -242,9 +242,9 @@ class FieldSetup:
         if corners.enough([i for i in corners.ids if sighting.corners_of(i) is not None]) \
                 or sighting.corners_of(scale.ids[0]) is not None:
             return sighting  # enough to fit: the raw frame is not searched (a frame's time)
-        laid = set(corners.ids) | set(scale.ids)
+        wanted = (set(corners.ids) | set(scale.ids)) - set(sighting.ids.tolist())
         raw = detect_field_markers(frame)
-        extra = [k for k, i in enumerate(raw.ids.tolist()) if i in laid and i not in set(sighting.ids.tolist())]
+        extra = [k for k, i in enumerate(raw.ids.tolist()) if i in wanted]
         if not extra:
             return sighting
         size = (image.shape[1], image.shape[0])
@@ -272,7 +272,7 @@ class FieldSetup:
         from calibration.tracker import PoseTracker
 
         if self._tracker is None:
-            camera = _Undistorted(self.calibration) if self.calibration is not None else None
+            camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
             kinds = {"corners": field_spec(*self.size), "scale": scale_marker_spec(*self.size)}
             self._tracker = {
                 kind: PoseTracker(spec if self.marker_mm is None else spec.with_marker_mm(self.marker_mm), camera=camera)
@@ -292,7 +292,7 @@ class FieldSetup:
         from calibration.field import fit_field
         from calibration.markers import field_spec, fit_markers, scale_marker_spec
 
-        camera = _Undistorted(self.calibration) if self.calibration is not None else None
+        camera = IntrinsicsOnly(self.calibration) if self.calibration is not None else None
         if self.markers == "auto":
             return fit_field(sighting, self.size, self.marker_mm, camera)
         if self.markers == "corners":
