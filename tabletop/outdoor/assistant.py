@@ -37,7 +37,8 @@ from rules.the_game.shapes import contains
 from rules.the_game.sight import Sighting, edge_gap, observation, within
 from tabletop.outdoor.readings import PieceReading
 
-__all__ = ["TWICE", "Advice", "FieldReport", "assess", "compare", "inches", "progress", "whose_move"]
+__all__ = ["TWICE", "Advice", "Change", "FieldReport", "assess", "changes", "compare", "in_play", "inches", "off_field", "progress",
+           "whose_move"]
 
 #: Two readings of one side whose centres lie within this many inches are one piece read
 #: twice (a whole box and a half one): two pieces of a side stand this close only lying on
@@ -205,18 +206,43 @@ def _overlap(a: Piece, b: Piece) -> bool:
                                                   or contains(b.outline, a.at.x, a.at.y))
 
 
-def compare(before: FieldReport, after: FieldReport) -> list[str]:
-    """Sentences on what moved between two positions: each moved piece's move judged by the
-    rules (with its status before the move), and pieces that left the field. A piece of
-    ``before`` missing from ``after`` where a piece of its side stands within :data:`TWICE`,
-    or whose centre lay within the foot of a piece of its side found again (still or moved;
-    or that piece's centre within its foot), was a second reading of that piece: nothing is
-    said of it."""
+@dataclass(frozen=True)
+class Change:
+    """One thing that happened between two settled positions: its sentence, the side that
+    did it (``None``: nobody's doing, e.g. a piece gone for no reason the rules give) and,
+    for a piece now out of play that the camera still sees (past an edge), its id in the
+    position after."""
+
+    text: str
+    side: str | None = None
+    out_of_play: str | None = None
+
+
+def changes(before: FieldReport, after: FieldReport) -> list[Change]:
+    """What happened between two positions, as :class:`Change` s: each moved piece's move
+    judged by the rules (with its status before the move), pieces that left the field,
+    pieces that closed in on a piece of the other side to act, and pieces knocked down.
+
+    - A piece of ``before`` missing from ``after`` where a piece of its side stands within
+      :data:`TWICE`, or whose centre lay within the foot of a piece of its side found again
+      (still or moved; or that piece's centre within its foot), was a second reading of that
+      piece: nothing is said of it.
+    - A piece missing that stood within action range of a piece of the other side was
+      knocked down by it (turned on its side, it is no longer read as a piece), or, when its
+      move could also have taken it off the field, either.
+    - A piece moved no further than the action range that the engine lets close in on a
+      piece of the other side within range of it (:func:`rules.the_game.acting.close_in`:
+      as close as it could go) closed in to act: the move is not judged as a move.
+    - A piece read on or past the field's edge (:func:`off_field`), moved there or not, has
+      left play (:attr:`Change.out_of_play`)."""
     opts = before.options
     fld = Field(opts.field_width, opts.field_depth)
     found = _match(before.pieces, after.pieces)
     standing = len(before.pieces)
-    out: list[str] = []
+    reach = opts.action_range + opts.tolerance
+    closed: dict[str, str] = {}  # target id -> the piece that closed in on it
+    out: list[Change] = []
+    gone: list[Piece] = []
     for p in before.pieces:
         adv = before.advice.get(p.id)
         observed = adv.observed if adv else True
@@ -226,27 +252,89 @@ def compare(before: FieldReport, after: FieldReport) -> list[str]:
                           or any(_overlap(o, p) for o in before.pieces if o.id in found)):
             continue  # one piece read twice before, once now (here or where it moved to): nothing left
         if q is None:
-            edge, e = fld.nearest(p.at)
-            reach = opts.observed_move if observed else opts.unobserved_move
-            if e <= reach + opts.tolerance:
-                out.append(f"{who} left the field at the {edge} edge.")
-            else:
-                out.append(f"{who} is gone, but the nearest edge was {inches(e)} away: put it back "
-                           "or lay it on its side if it was knocked down.")
+            gone.append(p)
             continue
         moved = p.at.distance(q.at)
         if moved <= opts.tolerance:
+            if off_field(q.at, opts):
+                out.append(Change(f"{who} stands outside the field: it is out of play.", p.side, q.id))
+            continue
+        target = _closed_in_on(p, q, before.pieces, opts) if moved <= reach else None
+        if target is not None:
+            closed[target.id] = p.id
+            out.append(Change(f"{who} closed in on {target.id} to act.", p.side))
             continue
         plan = plan_move(p, q.at, q.facing, observed, standing == 1, opts)
         if isinstance(plan, Verdict):
-            out.append(f"{who}: {plan.message}")
+            off = q.id if off_field(q.at, opts) else None
+            out.append(Change(f"{who}: {plan.message}" + (" It is out of play." if off else ""), p.side, off))
         elif plan.leaves:
-            out.append(f"{who} moved {inches(plan.distance)} and left the field at the {plan.edge} edge.")
+            out.append(Change(f"{who} moved {inches(plan.distance)} and left the field at the {plan.edge} edge.",
+                              p.side, q.id))
         else:
             limit = opts.observed_move if observed else opts.unobserved_move
-            out.append(f"{who} moved {inches(moved)} ({'observed' if observed else 'unobserved'}: "
-                       f"{inches(limit)} allowed).")
+            out.append(Change(f"{who} moved {inches(moved)} ({'observed' if observed else 'unobserved'}: "
+                              f"{inches(limit)} allowed).", p.side))
+    for p in gone:
+        out.append(_gone(p, before, closed, fld, reach))
     return out
+
+
+def compare(before: FieldReport, after: FieldReport) -> list[str]:
+    """The sentences of :func:`changes`."""
+    return [c.text for c in changes(before, after)]
+
+
+def off_field(at: FieldPoint, opts: TheGameOptions) -> bool:
+    """Whether a piece's centre is on or past the field's edge: a piece whose centre reaches
+    the edge has left play (:mod:`rules.the_game.moves`), even when the camera still sees it
+    lying there."""
+    return not Field(opts.field_width, opts.field_depth).strictly_inside(at)
+
+
+def in_play(report: FieldReport) -> FieldReport:
+    """``report`` without the pieces read off the field (:func:`off_field`), assessed again."""
+    kept = [r for r in report.readings if not off_field(r.centre, report.options)]
+    return report if len(kept) == len(report.readings) else assess(kept, report.options)
+
+
+def _closed_in_on(p: Piece, q: Piece, pieces: Sequence[Piece], opts: TheGameOptions) -> Piece | None:
+    """The piece of the other side (within action range of ``p``) that ``p``, now read at
+    ``q``, closed in on as the engine lets it (the nearest such piece), or ``None``."""
+    best: tuple[float, Piece] | None = None
+    for t in pieces:
+        if t.side == p.side or not within(p, t, opts.action_range + opts.tolerance):
+            continue
+        closer = close_in(p, t, q.at, opts)
+        if isinstance(closer, Piece):
+            left = edge_gap(closer, t)[0]
+            if best is None or left < best[0]:
+                best = (left, t)
+    return None if best is None else best[1]
+
+
+def _gone(p: Piece, before: FieldReport, closed: dict[str, str], fld: Field, reach: float) -> Change:
+    """What is said of a piece no longer read: knocked down by a piece of the other side in
+    range of it (the one that closed in on it, if one did), left the field (its move could
+    reach an edge), both possible, or neither (a piece lifted, or missed)."""
+    opts = before.options
+    who = f"{p.side.capitalize()} {p.id}"
+    adv = before.advice.get(p.id)
+    observed = adv.observed if adv else True
+    edge, e = fld.nearest(p.at)
+    could_leave = e <= (opts.observed_move if observed else opts.unobserved_move) + opts.tolerance
+    actors = [closed[p.id]] if p.id in closed else \
+        [o.id for o in before.pieces if o.side != p.side and within(o, p, reach)]
+    other = next((o.side for o in before.pieces if o.id in actors), None)
+    by = f"{other.capitalize()} {' or '.join(actors)}" if other else ""
+    if actors and (p.id in closed or not could_leave):
+        return Change(f"{who} is out of play: knocked down by {by}.", other)
+    if actors:
+        return Change(f"{who} is out of play: it left the field at the {edge} edge, or {by} knocked it down.", None)
+    if could_leave:
+        return Change(f"{who} left the field at the {edge} edge.", p.side)
+    return Change(f"{who} is gone, but the nearest edge was {inches(e)} away: put it back "
+                  "or lay it on its side if it was knocked down.", None)
 
 
 def whose_move(game: object, state: object) -> str:

@@ -29,19 +29,28 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.geometry import FieldPoint
-from tabletop.outdoor.assistant import FieldReport, assess, compare, pair_nearest
+from tabletop.outdoor.assistant import (
+    FieldReport,
+    assess,
+    changes,
+    in_play,
+    off_field,
+    pair_nearest,
+)
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
-from tabletop.outdoor.memory import KEPT, STILL, out_of_sight, place_likeness
+from tabletop.outdoor.memory import KEPT, STILL, dot_gone, out_of_sight, place_likeness
 from tabletop.outdoor.readings import PieceReading, name_pieces
 
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
 
 
 def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], ...]:
-    """The pieces seen as (side, x, y, facing), for telling a still position from a moving
-    one (pieces kept out of sight left out)."""
-    return tuple(sorted((r.side, r.centre.x, r.centre.y, r.facing) for r in report.readings if r.method != KEPT))
+    """The pieces seen on the field as (side, x, y, facing), for telling a still position from
+    a moving one (pieces kept out of sight, and pieces lying off the field, out of play, left
+    out)."""
+    return tuple(sorted((r.side, r.centre.x, r.centre.y, r.facing) for r in report.readings
+                        if r.method != KEPT and not off_field(r.centre, report.options)))
 
 
 #: A piece found in one frame and not in the next, within this many inches (centre to centre)
@@ -201,23 +210,31 @@ class OutdoorSession:
 
     def _settle(self, report: FieldReport) -> None:
         report = self._with_hidden(report)
-        if self.placing and self.settled is not None and len(report.readings) <= len(self.settled.readings) \
-                and not _shifted_only(self.settled, report):
+        on_field = in_play(report)  # pieces lying past an edge are out of play
+        if self.placing and self.settled is not None and len(on_field.readings) <= len(self.settled.readings) \
+                and not _shifted_only(self.settled, on_field):
             self.placing = False  # (without memory: _with_hidden has not looked) no piece was put down
-        counts = _counts(report)
+        counts = f"{_counts(on_field)} pieces"
+        outside = len(report.readings) - len(on_field.readings)
+        if outside:
+            counts += f" ({outside} more outside the field, not in play)"
         if self.settled is None:
-            self.say(f"Field read: {counts} pieces.", "info")
+            self.say(f"Field read: {counts}.", "info")
         elif self.placing:  # pieces were put down: nothing moved, nothing to judge
-            self.say(f"Setting up: {counts} pieces.", "info")
+            self.say(f"Setting up: {counts}.", "info")
         else:
-            said = compare(self.settled, report)
-            for text in said:
-                self.say(text, "illegal" if "too far" in text or "must" in text else "legal")
-            movers = {text.split()[0].lower() for text in said}
-            if len(movers) == 1 and report.readings:  # one side moved: the other is to move
+            said = changes(self.settled, report)
+            for c in said:
+                self.say(c.text, "illegal" if "too far" in c.text or "must" in c.text else "legal")
+            left = {c.out_of_play for c in said if c.out_of_play}
+            if left:
+                on_field = assess([r for r in on_field.readings if r.id not in left], on_field.options)
+            movers = {c.side for c in said if c.side}
+            if len(movers) == 1 and on_field.readings:  # one side moved or acted: the other is to move
                 other = [s for s in report.options.sides if s not in movers]
-                if other and any(r.side == other[0] for r in report.readings):
+                if other and any(r.side == other[0] for r in on_field.readings):
                     self.say(f"{other[0].capitalize()} to move.", "info")
+        report = on_field
         sides = {r.side for r in report.readings}
         if self.settled is not None and not self.placing:
             before = {r.side for r in self.settled.readings}
@@ -251,13 +268,16 @@ class OutdoorSession:
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
         """How alike a piece's place looks in the last settled position's picture and in the
-        latest frame (seen through ``view``): :func:`tabletop.outdoor.memory.place_likeness`;
-        ``None`` without both pictures."""
+        latest frame (seen through ``view``): :func:`tabletop.outdoor.memory.place_likeness`,
+        and not alike at all (-1) when its front dot stood out there and is gone
+        (:func:`tabletop.outdoor.memory.dot_gone`: turned on its side); ``None`` without both
+        pictures."""
         now = self.last
         if self._settled_picture is None or now is None or now.image is None:
             return None
         (before, before_view), after = self._settled_picture, now.image
-        return lambda r: place_likeness(r, before, before_view, after, view, height)
+        return lambda r: -1.0 if dot_gone(r, before, before_view, after, view, height) else \
+            place_likeness(r, before, before_view, after, view, height)
 
     def _with_hidden(self, report: FieldReport) -> FieldReport:
         """``report`` with the pieces of the last settled position that still stand where they

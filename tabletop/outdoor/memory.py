@@ -19,7 +19,9 @@ under the boxes of pieces seen, and none of them new (a piece moved a little can
 much of its old place, a piece read as the other side stands on it, and where pieces in
 front cover a place, its pixels are mostly theirs). A place covered so, too plain to tell
 by, out of the picture, or changed (a shadow, the wind in the grass) is left to the rules
-below.
+below. So is a piece whose front dot stood out at the last still position and no longer
+does where it was (:func:`dot_gone`): a piece knocked down is turned on its side, its dot
+out of sight, and its place may otherwise look much as it did.
 
 Given the hands seen over the field since the last still position, a piece missing from
 open ground that no hand came near is kept too (said as ``"untouched"``): a piece moves only
@@ -49,10 +51,11 @@ from dataclasses import replace
 import numpy as np
 
 from tabletop.outdoor.assistant import TWICE, FieldReport, pair_nearest
+from tabletop.outdoor.dots import dot_present, dot_reach
 from tabletop.outdoor.readings import PieceReading
 from tabletop.outdoor.view import FieldView
 
-__all__ = ["COVERED", "KEPT", "LIKE", "STAYS", "STILL", "covered_share", "out_of_sight", "place_likeness"]
+__all__ = ["COVERED", "KEPT", "LIKE", "STAYS", "STILL", "covered_share", "dot_gone", "out_of_sight", "place_likeness"]
 
 #: The ``method`` of a reading kept from an earlier position (:class:`PieceReading`).
 KEPT = "kept"
@@ -169,6 +172,24 @@ def place_likeness(reading: PieceReading, before: np.ndarray, before_view: Field
     if su < 2.0 or sv < 2.0:
         return None
     return float((u * v).mean() / (su * sv))
+
+
+def dot_gone(reading: PieceReading, before: np.ndarray, before_view: FieldView, now: np.ndarray,
+             now_view: FieldView, height: float = 0.4) -> bool:
+    """Whether ``reading``'s front dot (its field point at the piece's ``height``) stood out
+    in its side's colour in the frame ``before`` (seen through ``before_view``) and no longer
+    does at the same place in ``now``, within :func:`~tabletop.outdoor.dots.dot_reach` of its
+    box. ``False`` for a piece without a dot read, a side without a dot colour, or a place
+    out of either frame: nothing to tell by."""
+    if reading.dot is None:
+        return False
+    pt = np.array([[reading.dot.x, reading.dot.y]], float)
+    a, b = before_view.to_image(pt, height)[0], now_view.to_image(pt, height)[0]
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        return False
+    radius = dot_reach(reading.box)
+    return dot_present(before, (float(a[0]), float(a[1])), reading.side, radius) and \
+        not dot_present(now, (float(b[0]), float(b[1])), reading.side, radius)
 
 
 def _pixels_per_pixel(m: np.ndarray, at: tuple[float, float]) -> float:

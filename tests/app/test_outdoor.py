@@ -222,6 +222,77 @@ def test_a_session_announces_settled_positions_and_judges_moves():
     assert said[1][1] == "Blue to move."
 
 
+def test_an_action_is_read_as_closing_in_and_a_knockdown_not_as_a_move():
+    """R1 closes in on B1 (half an inch) and B1, knocked down, lies on its side (no longer read
+    as a piece): the closing in is not judged as a move, and B1 is out of play by R1's doing.
+    R2, facing away (unobserved), closes in on B2: not told it must walk 12 inches to an edge."""
+    before = assess([reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270),
+                     reading("R2", 5, 4, 270), reading("B2", 5, 5.5, 270)])
+    assert not before.advice["R2"].observed
+    after = assess([reading("R1", 12, 10.5, 90), reading("R2", 5, 4.5, 270), reading("B2", 5, 5.5, 270)])
+    assert compare(before, after) == ["Red R1 closed in on B1 to act.", "Red R2 closed in on B2 to act.",
+                                      "Blue B1 is out of play: knocked down by Red R1."]
+    # a piece that moved short of touching did not close in: its move is judged
+    apart = assess([reading("R1", 12, 10, 90), reading("B1", 12, 12, 270)])
+    short = assess([reading("R1", 12, 10.5, 90), reading("B1", 12, 12, 270)])
+    assert compare(apart, short) == ["Red R1 moved 0.5 inches (observed: 6 inches allowed)."]
+
+
+def test_a_piece_gone_beside_a_piece_of_the_other_side_was_knocked_down_or_left():
+    """Nobody closed in: a piece gone within an inch of the other side's pieces was knocked
+    down by one of them; one that could also have walked off the field may have done either."""
+    before = assess([reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("R2", 13.5, 11.5, 180),
+                     reading("B2", 0.8, 20, 180), reading("R3", 2.3, 20, 0)])
+    after = assess([reading("R1", 12, 10, 90), reading("R2", 13.5, 11.5, 180), reading("R3", 2.3, 20, 0)])
+    assert compare(before, after) == [
+        "Blue B1 is out of play: knocked down by Red R1 or R2.",
+        "Blue B2 is out of play: it left the field at the left edge, or Red R3 knocked it down."]
+    lone = assess([reading("R1", 12, 10, 90), reading("B1", 12, 20, 270)])
+    assert compare(lone, assess([reading("B1", 12, 20, 270)])) == [
+        "Red R1 is gone, but the nearest edge was 10 inches away: put it back or lay it on its side if it "
+        "was knocked down."]
+
+
+def test_a_knockdown_is_the_actor_s_side_s_doing_in_a_session():
+    """After R1 knocks B1 down, blue is to move; B1 is out of play."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    start = [reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("B2", 3, 20, 270)]
+    acted = [reading("R1", 12, 10.5, 90), reading("B2", 3, 20, 270)]
+    frames = [_frame(start)] * 3 + [_frame(acted, hands=[(0, 0, 1280, 720)])] + [_frame(acted)] * 3
+    said = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    for i in range(7):
+        session.process(None, 0.1 * i)
+    at = said.index("Red R1 closed in on B1 to act.")
+    assert said[at:at + 3] == ["Red R1 closed in on B1 to act.", "Blue B1 is out of play: knocked down by Red R1.",
+                               "Blue to move."], said
+    assert [r.centre for r in session.settled.readings] == [FieldPoint(12, 10.5), FieldPoint(3, 20)]
+
+
+def test_a_piece_lying_past_the_edge_is_out_of_play():
+    """A piece moves 3.3 inches, over the far edge, and lies there in sight: it left the field, and
+    is neither advised nor read again as a new position; a piece put down outside the field
+    while setting up is counted apart."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    start = [reading("R1", 12, 21, 270), reading("B1", 12, 19, 90), reading("R2", 3, 3, 0), reading("B2", 6, 24.6, 0)]
+    moved = [reading("R1", 12, 24.3, 270), reading("B1", 12, 19, 90), reading("R2", 3, 3, 0), reading("B2", 6, 24.6, 0)]
+    frames = [_frame(start)] * 3 + [_frame(moved, hands=[(0, 0, 10, 10)])] + [_frame(moved)] * 9
+    said = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    for i in range(13):
+        session.process(None, 0.1 * i)
+    assert said[0] == "Field read: 2 red, 1 blue pieces (1 more outside the field, not in play)."
+    # named from the near edge: the piece at (12, 21) is R2; it moved 3 inches to the edge
+    assert said[-4:-2] == ["Red R2 moved 3 inches and left the field at the far edge.", "Blue to move."], said
+    assert [r.centre for r in session.settled.readings] == [FieldPoint(3, 3), FieldPoint(12, 19)]
+    assert sum(t.startswith("Red R2") for t in said) == 2  # its advice once, its move once: not settled again
+    assert not any(t.startswith("Blue B2") for t in said)
+    assert compare(assess(start), assess(moved)) == ["Red R1 moved 3 inches and left the field at the far edge.",
+                                                     "Blue B2 stands outside the field: it is out of play."]
+
+
 def rendered_shot(folder):
     """A rendered field (seed 404, 1280x720, no hand) as ``folder/a.png`` with its ground truth
     beside it, as ``tabletop render`` writes (for ``tabletop outdoor --images DIR --labels``);
@@ -465,7 +536,8 @@ def test_a_session_keeps_a_hidden_piece_and_says_so_once():
                                  window_s=0.2, remember=remember)
         for i in range(12):
             session.process(None, 0.1 * i + (0.55 if i >= 3 else 0.0))
-        assert sum("is gone" in t for t in said) == gone
+        # B1 stands within an inch of R1: R1 no longer read is told as knocked down by it
+        assert sum(t.startswith("Red R1 is out of play: knocked down by Blue B1") for t in said) == gone
         assert sum("kept where it was last seen" in t for t in said) == kept
         assert len(session.settled.readings) == 1 + remember
         if remember:  # the red piece still faces the blue one: both observed
