@@ -249,8 +249,8 @@ def test_a_piece_gone_beside_a_piece_of_the_other_side_was_knocked_down_or_left(
         "Blue B2 is out of play: it left the field at the left edge, or Red R3 knocked it down."]
     lone = assess([reading("R1", 12, 10, 90), reading("B1", 12, 20, 270)])
     assert compare(lone, assess([reading("B1", 12, 20, 270)])) == [
-        "Red R1 is gone, but the nearest edge was 10 inches away: put it back or lay it on its side if it "
-        "was knocked down."]
+        ("Red R1 is gone, but the nearest edge was 10 inches away: put it back or lay it on its side if it "
+         "was knocked down.")]
 
 
 def test_a_knockdown_is_the_actor_s_side_s_doing_in_a_session():
@@ -488,6 +488,27 @@ def test_a_piece_read_twice_and_then_once_leaves_no_hidden_ghost():
                      _seen("B1", 4, 20, 270, view)])
     shown = assess([_seen("R1", 12, 10, 90, view, cover=(12, 10 + 2 * TWICE)), _seen("B1", 4, 20, 270, view)])
     assert [(r.centre, why) for r, why in out_of_sight(behind, shown, view)] == [(FieldPoint(12, 11.0), "hidden")]
+
+
+def test_a_piece_whose_front_dot_is_gone_is_not_kept_as_unchanged():
+    """A knocked-down piece lies on its side where it stood: its place may look much as it did,
+    but its front dot no longer stands out there, so it is not kept as missed by the detector."""
+    from dataclasses import replace
+
+    import cv2
+
+    from tabletop.outdoor.memory import dot_gone
+
+    view = _frame([]).view
+    r = replace(_seen("R1", 12, 10, 90, view), dot=FieldPoint(12, 10.4))
+    u, v = (int(round(c)) for c in view.to_image(np.array([[12, 10.4]]), 0.4)[0])
+    ground = np.full((720, 1280, 3), 110, np.uint8)
+    dotted = cv2.circle(ground.copy(), (u, v), 3, (40, 40, 230), -1)
+    assert dot_gone(r, dotted, view, ground, view)  # turned on its side: the dot is out of sight
+    assert not dot_gone(r, dotted, view, dotted, view)  # missed by the detector, dot still there
+    assert not dot_gone(r, ground, view, ground, view)  # no dot seen before: nothing to tell by
+    assert not dot_gone(replace(r, dot=None), dotted, view, ground, view)
+    assert not dot_gone(replace(r, side="green"), dotted, view, ground, view)  # no dot colour for the side
 
 
 def test_a_piece_read_twice_and_then_once_is_not_said_to_be_gone():
