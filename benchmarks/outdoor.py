@@ -246,13 +246,14 @@ def main() -> int:
                 continue
             sight[1] += 1
             q = res.readings[match[pid]]
-            ok = res.report.advice[q.id].observed == table[pid].observed
+            adv = res.report.advice.get(q.id)  # none for a piece read off the field: out of play, wrong
+            ok = adv is not None and adv.observed == table[pid].observed
             status_ok += ok
             sight[3] += ok
             handless[1] += no_hand
             handless[2] += no_hand and ok
-            flagged += (not ok) and res.report.advice[q.id].close
-            close_calls += res.report.advice[q.id].close
+            flagged += (not ok) and adv is not None and adv.close
+            close_calls += adv is not None and adv.close
             status_matched += 1
             status_matched_ok += ok
             p = truth[pid]

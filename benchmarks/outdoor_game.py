@@ -229,7 +229,8 @@ def _score(report: Any, truth: dict[str, Any], opts: TheGameOptions) -> tuple[in
     readings = list(report.readings) if report is not None else []
     match = match_readings(pieces, readings)
     seen = visible_ids(truth)
-    right = {pid for pid, k in match.items() if report.advice[readings[k].id].observed == table[pid].observed}
+    right = {pid for pid, k in match.items() if (a := report.advice.get(readings[k].id)) is not None
+             and a.observed == table[pid].observed}
     return len(seen & pieces.keys()), len(right & seen), len(pieces), len(right)
 
 

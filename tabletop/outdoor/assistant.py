@@ -129,14 +129,19 @@ def to_piece(r: PieceReading) -> Piece:
 
 
 def assess(readings: Sequence[PieceReading], options: TheGameOptions | None = None) -> FieldReport:
-    """Each piece's :class:`Advice` on a field of ``options`` (default 24" x 24")."""
+    """Each piece's :class:`Advice` on a field of ``options`` (default 24" x 24"). A piece read
+    off the field (:func:`off_field`) is out of play: it stays among the report's pieces (a
+    move there is judged, :func:`changes`) but gets no advice, and neither sees nor is seen."""
     opts = options or TheGameOptions()
     pieces = tuple(to_piece(r) for r in readings)
-    table = observation(pieces, opts)
+    playing = tuple(p for p in pieces if not off_field(p.at, opts))
+    table = observation(playing, opts)
     fld = Field(opts.field_width, opts.field_depth)
     advice: dict[str, Advice] = {}
     reach = opts.action_range + opts.tolerance
     for r, p in zip(readings, pieces):
+        if p.id not in table:
+            continue
         s = table[p.id]
         edge, e = fld.nearest(p.at)
         move = opts.observed_move if s.observed else opts.unobserved_move
@@ -144,16 +149,16 @@ def assess(readings: Sequence[PieceReading], options: TheGameOptions | None = No
         step = e if (not s.observed and e <= move) else (move if not s.observed else min(move, e))
         walk_to = FieldPoint(p.at.x + nx * step, p.at.y + ny * step)
         targets = []
-        for q in pieces:
+        for q in playing:
             if q.side == p.side or not within(p, q, reach):
                 continue
             # the number to beat is the engine's: read once the actor has closed in (friends
             # beside it, and what it and its target see, may change on the way)
             closer = close_in(p, q, None, opts)
             if isinstance(closer, Piece):
-                targets.append((q.id, edge_gap(p, q)[0], resolve(pieces, closer, q, opts).number))
+                targets.append((q.id, edge_gap(p, q)[0], resolve(playing, closer, q, opts).number))
         leaves = not s.observed and e <= move
-        close = _close_call(p, pieces, s.observed, opts)
+        close = _close_call(p, playing, s.observed, opts)
         advice[p.id] = Advice(r, s, move, edge, e, walk_to, leaves, tuple(sorted(targets, key=lambda t: t[1])), close)
     return FieldReport(tuple(readings), pieces, advice, opts)
 
@@ -303,7 +308,7 @@ def _closed_in_on(p: Piece, q: Piece, pieces: Sequence[Piece], opts: TheGameOpti
     ``q``, closed in on as the engine lets it (the nearest such piece), or ``None``."""
     best: tuple[float, Piece] | None = None
     for t in pieces:
-        if t.side == p.side or not within(p, t, opts.action_range + opts.tolerance):
+        if t.side == p.side or off_field(t.at, opts) or not within(p, t, opts.action_range + opts.tolerance):
             continue
         closer = close_in(p, t, q.at, opts)
         if isinstance(closer, Piece):
@@ -324,7 +329,7 @@ def _gone(p: Piece, before: FieldReport, closed: dict[str, str], fld: Field, rea
     edge, e = fld.nearest(p.at)
     could_leave = e <= (opts.observed_move if observed else opts.unobserved_move) + opts.tolerance
     actors = [closed[p.id]] if p.id in closed else \
-        [o.id for o in before.pieces if o.side != p.side and within(o, p, reach)]
+        [o.id for o in before.pieces if o.side != p.side and o.id in before.advice and within(o, p, reach)]
     other = next((o.side for o in before.pieces if o.id in actors), None)
     by = f"{other.capitalize()} {' or '.join(actors)}" if other else ""
     if actors and (p.id in closed or not could_leave):

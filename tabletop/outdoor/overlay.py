@@ -85,7 +85,8 @@ def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge
     """A copy of ``frame`` (undistorted, as the view saw it) with the overlay. ``wedge``: the
     length of the drawn field of vision (inches); ``measure``: two field points and a label;
     ``hidden``: readings of pieces kept out of sight (:mod:`tabletop.outdoor.memory`), outlined
-    in grey where they were last seen."""
+    in grey where they were last seen; pieces read off the field (out of play, no advice) are
+    outlined in grey too, marked "out"."""
     import cv2
 
     img = frame.copy()
@@ -123,10 +124,11 @@ def draw_field(frame: np.ndarray, view: FieldView, report: FieldReport, *, wedge
             _text(img, (p0 + p1) / 2, f"{inches(dist)}, above {number}", WHITE, 0.4)
         q = view.to_image([c])[0]
         _text(img, q + np.array([8, -8]), f"{r.id} {'obs' if adv.observed else 'unobs'}", colour)
-    for r in hidden:
+    out = [(r, "out") for r in report.readings if r.id not in report.advice]  # off the field: out of play
+    for r, label in [*((r, "unseen") for r in hidden), *out]:
         outline = np.array(r.outline or r.footprint.outline(r.centre.x, r.centre.y, r.facing))
         _poly(img, view, outline, HIDDEN, 1, True)
-        _text(img, view.to_image([[r.centre.x, r.centre.y]])[0] + np.array([8, 8]), f"{r.id} unseen", HIDDEN)
+        _text(img, view.to_image([[r.centre.x, r.centre.y]])[0] + np.array([8, 8]), f"{r.id} {label}", HIDDEN)
     if measure is not None:
         a_pt, b_pt, label = measure
         p0, p1 = view.to_image([a_pt, b_pt])

@@ -270,6 +270,16 @@ def test_a_knockdown_is_the_actor_s_side_s_doing_in_a_session():
     assert [r.centre for r in session.settled.readings] == [FieldPoint(12, 10.5), FieldPoint(3, 20)]
 
 
+def test_a_piece_off_the_field_neither_sees_nor_is_seen():
+    """R1 and B1 face each other, but B1 lies past the far edge: out of play, it gets no advice
+    and does not make R1 observed; nor may R1 act on it."""
+    report = assess([reading("R1", 12, 23.2, 90), reading("B1", 12, 24.6, 270)])
+    assert "B1" not in report.advice and [p.id for p in report.pieces] == ["R1", "B1"]
+    assert not report.advice["R1"].observed and report.advice["R1"].targets == ()
+    inside = assess([reading("R1", 12, 22.2, 90), reading("B1", 12, 23.6, 270)])
+    assert inside.advice["R1"].observed and [t[0] for t in inside.advice["R1"].targets] == ["B1"]
+
+
 def test_a_piece_lying_past_the_edge_is_out_of_play():
     """A piece moves 3.3 inches, over the far edge, and lies there in sight: it left the field, and
     is neither advised nor read again as a new position; a piece put down outside the field
