@@ -37,8 +37,8 @@ from rules.the_game.shapes import contains
 from rules.the_game.sight import Sighting, edge_gap, observation, within
 from tabletop.outdoor.readings import PieceReading
 
-__all__ = ["TWICE", "Advice", "Change", "FieldReport", "assess", "changes", "compare", "in_play", "inches", "off_field", "progress",
-           "whose_move"]
+__all__ = ["TWICE", "Advice", "Change", "FieldReport", "assess", "changes", "compare", "in_play", "inches",
+           "off_field", "progress", "whose_move"]
 
 #: Two readings of one side whose centres lie within this many inches are one piece read
 #: twice (a whole box and a half one): two pieces of a side stand this close only lying on
@@ -262,7 +262,7 @@ def changes(before: FieldReport, after: FieldReport) -> list[Change]:
         moved = p.at.distance(q.at)
         if moved <= opts.tolerance:
             if off_field(q.at, opts):
-                out.append(Change(f"{who} stands outside the field: it is out of play.", p.side, q.id))
+                out.append(Change(f"{who} stands outside the field: it is out of play.", None, q.id))
             continue
         target = _closed_in_on(p, q, before.pieces, opts) if moved <= reach else None
         if target is not None:
