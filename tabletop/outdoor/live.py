@@ -5,8 +5,9 @@ position counts once it has stood still (every piece within half an inch and 20 
 where it was, but for one piece the detector is unsure of: :func:`_same`) for ``window_s``
 seconds with no hand over the field (the pieces and sides most of the window's frames show,
 :func:`averaged`); then the session says
-what changed since the last settled position (:func:`tabletop.outdoor.assistant.compare`:
-moves judged, pieces gone off the field) and what each piece may do now (only the pieces
+what changed since the last settled position (:func:`tabletop.outdoor.assistant.changes`:
+moves judged, pieces closing in to act, knocked down or gone off the field; pieces read off
+the field are out of play from then on) and what each piece may do now (only the pieces
 whose advice changed), and when a side has no piece left or the field is empty. A piece that
 a piece put down in front of it hides from the camera, or that the detector misses where no
 hand came since the last still position or where the picture shows its place as it was, is
