@@ -346,7 +346,12 @@ class LivePipeline:
                 why = "the dice not read surely" if seen.unsure_dice else "no dice seen"
                 reading = Reading("roll", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
                                   note=f"typed: {why}" if how == "typed" else f"rolled by the referee: {why}")
-        if reading.kind == "illegal":  # refused now, but perhaps not once the player to move passed
+        if self.game.name == "the-game":  # exits, acts, and what leaves the field as it was
+            state1 = self.state
+            reading = self._on_field(reading, seen, result, touched)
+            if self.state is not state1:  # stays or passes played before the action read
+                state0 = self.state
+        elif reading.kind == "illegal":  # refused now, but perhaps not once the player to move passed
             passed = self._pass_before(seen, result, touched)
             if passed is not None:
                 state0, reading = self.state, passed
@@ -458,6 +463,77 @@ class LivePipeline:
         aj = self.game.action_to_json(outcome.action)
         return Reading("legal", outcome.action, aj, self.game.verdict(self.state, outcome.action),
                        note="read by what it leaves on the board")
+
+    def _on_field(self, reading: Reading, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading:
+        """The Game: ``reading``, or, where the reading of one piece moving could not say (an
+        illegal move, nothing, unclear) after a hand over the field and with the field seen to
+        change, the action read by what it leaves on the field (:mod:`tabletop.live.field`: a
+        piece walked off, a piece closed in and its target turned on its side or still
+        standing), else the actions that leave the field as it was (pieces left unmoved, a
+        side passing, a piece that does not act or answer) read from the action after them:
+        the shortest run of them (:func:`tabletop.live.field.passes_before`) after which the
+        field reads as a legal action is played and announced, and that action returned for
+        the caller to play. An act whose die is not given is handed on, once its run is
+        played, for :meth:`_play` to ask for the roll (the field shows whether it succeeded,
+        not what it showed)."""
+        from tabletop.live.field import passes_before, shows
+
+        touched = touched or self._awaiting is self.state  # an act made by hand waits for its die
+        if reading.kind == "legal" or not touched or self.base is None \
+                or shows(self.game, self.state, self.state, self.base, seen):
+            return reading
+        own = self._field_outcome(self.state, reading, seen)
+        if own.kind == "legal":
+            return own
+        for run in passes_before(self.game, self.state, self.rolls):
+            end = run[-1][1].state
+            after = infer(self.game, end, self.base, seen)
+            if after.kind != "legal":
+                after = self._field_outcome(end, after, seen)
+            if after.kind != "legal":
+                continue
+            state = self.state
+            for action, step in run:
+                self._commit(Reading("legal", action, self.game.action_to_json(action),
+                                     self.game.verdict(state, action), note=PASS_NOTE), step, self.base, result)
+                state = step.state
+            if self._ready is not None and self._ready[0] is end:
+                self._ready = (self.state, self._ready[1])
+            return after
+        self._ready = None
+        return own
+
+    def _field_outcome(self, state: Any, reading: Reading, seen: SeenBoard) -> Reading:
+        """The Game: the exit or act of ``state`` whose field is ``seen``
+        (:func:`tabletop.live.field.field_outcomes`), its step kept for :meth:`_play`; one
+        whose die is not given, when some roll makes the field so (and the referee does not
+        roll), for :meth:`_play` to ask for it; ``reading`` when none is, an unclear reading
+        when several are and the field cannot tell which (or the dice typed disagree with it)."""
+        from tabletop.live.field import field_awaiting, field_outcomes
+
+        wanting: list[Any] = []
+        found, one_end = field_outcomes(self.game, state, self.base, seen, self.rolls, wanting)
+        if found and not one_end:
+            which = " or ".join(self.game.notation(o.action) for o in found)
+            return Reading("unclear", note=f"the field shows {which}: the camera cannot tell which")
+        if found:
+            outcome = found[0]
+            self._ready = (state, outcome)
+            return Reading("legal", outcome.action, self.game.action_to_json(outcome.action),
+                           self.game.verdict(state, outcome.action), note="read by what it leaves on the field")
+        waiting = field_awaiting(self.game, state, self.base, seen, wanting) if not self.rolls.seeded else []
+        if len(waiting) == 1:
+            action = waiting[0]
+            return Reading("legal", action, self.game.action_to_json(action), self.game.verdict(state, action),
+                           note="read by what it leaves on the field, once its roll is given")
+        if waiting:
+            which = " or ".join(self.game.notation(a) for a in waiting)
+            return Reading("unclear", note=f"the field shows {which}: the camera cannot tell which")
+        if self._awaiting is state and self.rolls.given:
+            shown = ", ".join(map(str, self.rolls.given))
+            return Reading("unclear", note=f"the die typed ({shown}) does not give what the field shows: take it "
+                                           "back (Backspace) and type the die thrown")
+        return reading
 
     def _pass_needs_dice(self, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading | None:
         """A pass whose dice are not given yet (OneWorld's end of movement rolling for a

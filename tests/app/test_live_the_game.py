@@ -1,0 +1,168 @@
+"""The Game followed by the live referee from perfect readings of the field: the bundled
+record's positions, one seen piece per standing piece at its engine point and facing, and the
+actions the field does not show as a move (a piece left unmoved, a side passing, a piece
+that acts, a piece that walks off) read right."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.registry import get_game
+from tabletop.live.board import SeenBoard, SeenPiece
+from tabletop.live.explain import piece_classes
+from tabletop.live.pipeline import FrameResult, LivePipeline, Rolls
+
+RECORD = Path(__file__).resolve().parents[2] / "tabletop" / "data" / "records" / "the-game.jsonl"
+
+
+@pytest.fixture(scope="module")
+def record() -> tuple[Any, list[dict[str, Any]], list[Any]]:
+    """The engine, the record's action lines and the state before each (and after the last)."""
+    lines = [json.loads(x) for x in RECORD.read_text().splitlines() if x.strip()]
+    game = get_game("the-game", lines[0].get("options") or {})
+    states = [game.initial_state()]
+    for e in lines[1:]:
+        states.append(game.apply(states[-1], game.action_from_json(e["action"]), e.get("rolls", [])).state)
+    return game, lines[1:], states
+
+
+def field(game: Any, state: Any) -> SeenBoard:
+    sj = game.state_to_json(state)
+    classes = piece_classes(game, sj)
+    return SeenBoard("the-game", tuple(
+        SeenPiece(classes[p["id"]], None, (p["at"]["x"], p["at"]["y"]), (0.0, 0.0, 1.0, 1.0), 0.9, p["facing"])
+        for p in sj["pieces"] if p["presence"] == "in-play"))
+
+
+def referee(game: Any, state: Any, rolls: list[int] | None = None) -> LivePipeline:
+    pipe = LivePipeline(game, state, None, None, None, rolls=Rolls(rolls or []))
+    pipe.base = field(game, state)
+    return pipe
+
+
+def show(pipe: LivePipeline, board: SeenBoard) -> list[str]:
+    """The field accepted after a hand over it: what was said."""
+    result = FrameResult(1, 0.0, "accepted")
+    pipe._accept(board, result, True)
+    return [text for _, text in result.announcements]
+
+
+def same(a: Any, b: Any, tol: float = 0.02) -> bool:
+    """Two state JSONs alike, places and facings to ``tol`` (a move is read to the hundredth)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k], tol) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y, tol) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, abs_tol=tol)
+    return a == b
+
+
+def where(lines: list[dict[str, Any]], test: Any) -> int:
+    return next(i for i, e in enumerate(lines) if test(i, e["action"]))
+
+
+def test_a_piece_left_unmoved_is_read_from_the_other_sides_move_after_it(record: Any) -> None:
+    """Sequence 2, turn 1: Red leaves R1 unmoved and Blue moves B4. The field shows B4 moved
+    while Red was to move: R1's stay is played first, then B4's move (before, the move was
+    flagged as out of turn)."""
+    game, lines, states = record
+    i = where(lines, lambda i, a: a["type"] == "stay" and lines[i + 1]["action"]["type"] == "move"
+              and game.state_to_json(states[i])["phase"] == "movement")
+    stay, move = lines[i]["action"], lines[i + 1]["action"]
+    assert stay["piece"][0] != move["piece"][0]  # the other side's move
+    pipe = referee(game, states[i])
+    said = show(pipe, field(game, states[i + 2]))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 2])), said
+    assert said[0] == f"{stay['piece']} stays where it is." and not any(s.startswith("Illegal") for s in said)
+
+
+def test_a_pass_is_read_as_the_stays_the_other_sides_moves_imply(record: Any) -> None:
+    """A side that leaves all its remaining pieces alone while the other moves two: each move
+    of the other side is read with one stay before it (a stay leaves the side's other pieces
+    free to move; a pass none), and once both are read the engine stands where the pass left
+    it."""
+    game, _, states = record
+    from rules.the_game.model import Pass
+
+    for k, state in enumerate(states):
+        sj = game.state_to_json(state)
+        player = game.to_move(state)[0] if game.to_move(state) else None
+        due = [p for p in sj["pieces"] if p["controller"] == player and p["presence"] == "in-play" and not p["done"]]
+        other = [p for p in sj["pieces"] if p["controller"] != player and p["presence"] == "in-play" and not p["done"]]
+        if sj["phase"] == "movement" and len(due) == 2 and len(other) >= 2 and game.verdict(state, Pass(player)).legal:
+            break
+    else:
+        pytest.fail("no position of the record where a side may pass with two pieces left")
+    passed = game.apply(state, Pass(player), []).state
+    states_after = [passed]
+    for _ in range(2):  # the other side's first move each time (a step ahead)
+        moves = [a for a in game.legal_actions(states_after[-1]) if game.action_to_json(a)["type"] == "move"]
+        states_after.append(game.apply(states_after[-1], moves[0], []).state)
+    pipe = referee(game, state)
+    first = show(pipe, field(game, states_after[1]))
+    second = show(pipe, field(game, states_after[2]))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(states_after[2])), (first, second)
+    assert all("stays where it is" in said[0] for said in (first, second))
+
+
+def _act(game: Any, lines: list[dict[str, Any]], states: list[Any], down: bool) -> int:
+    """The first act of the record that knocks its target down (``down``) or fails, its actor
+    seen to close in by at least half an inch."""
+    def fits(i: int, a: dict[str, Any]) -> bool:
+        if a["type"] != "act":
+            return False
+        step = game.apply(states[i], game.action_from_json(a), lines[i].get("rolls", []))
+        knocked = any(e.kind == "elimination" for e in step.events)
+        before = {p["id"]: p["at"] for p in game.state_to_json(states[i])["pieces"]}
+        after = {p["id"]: p["at"] for p in game.state_to_json(step.state)["pieces"]}
+        closed = math.dist(*((w[a["piece"]]["x"], w[a["piece"]]["y"]) for w in (before, after)))
+        return knocked == down and closed >= 0.5
+
+    return where(lines, fits)
+
+
+@pytest.mark.parametrize("down", [True, False], ids=["knocks-down", "fails"])
+def test_an_act_is_read_by_the_field_it_leaves(record: Any, down: bool) -> None:
+    """The actor closed in and its target gone (turned on its side) is a success; the target
+    still standing, a failure, the target then to answer: each with the roll given, as
+    typed. Before, the closing in was read as a short move refused in the action phase, or as
+    nothing."""
+    game, lines, states = record
+    i = _act(game, lines, states, down)
+    pipe = referee(game, states[i], lines[i]["rolls"])
+    said = show(pipe, field(game, states[i + 1]))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 1])), said
+    assert any(("turned on its side" in s) == down for s in said)
+    assert down or pipe.game.state_to_json(pipe.state)["response"] is not None
+
+
+def test_an_act_whose_roll_is_not_given_asks_for_it_and_is_played_once_typed(record: Any) -> None:
+    """The field shows the target down, but no die was typed: the roll is asked for and
+    nothing played; typed, the position read again plays the act."""
+    game, lines, states = record
+    i = _act(game, lines, states, True)
+    pipe = referee(game, states[i])
+    pipe.rolls.typed = True
+    said = show(pipe, field(game, states[i + 1]))
+    assert pipe.state is states[i] and any(s.startswith("A roll is needed") for s in said), said
+    pipe.rolls.type(lines[i]["rolls"][0])
+    show(pipe, field(game, states[i + 1]))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 1]))
+
+
+def test_a_piece_that_walks_off_is_read_from_its_absence(record: Any) -> None:
+    """A piece gone from the field, nothing arrived, in the movement phase: it walked off the
+    edge (before, read as a piece not seen: no move)."""
+    game, lines, states = record
+    i = where(lines, lambda i, a: a["type"] == "exit")
+    pipe = referee(game, states[i])
+    said = show(pipe, field(game, states[i + 1]))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 1])), said
+    assert any("leaves play" in s for s in said)
+
