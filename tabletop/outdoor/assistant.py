@@ -214,13 +214,17 @@ def _overlap(a: Piece, b: Piece) -> bool:
 @dataclass(frozen=True)
 class Change:
     """One thing that happened between two settled positions: its sentence, the side that
-    did it (``None``: nobody's doing, e.g. a piece gone for no reason the rules give) and,
-    for a piece now out of play that the camera still sees (past an edge), its id in the
-    position after."""
+    did it (``None``: nobody's doing, e.g. a piece gone for no reason the rules give), for a
+    piece now out of play that the camera still sees (past an edge) its id in the position
+    after, and the pieces acted on."""
 
     text: str
     side: str | None = None
     out_of_play: str | None = None
+    #: The piece of the position before that was closed in on (to act on it), or said to be
+    #: knocked down: its id there.
+    target: str | None = None
+    down: str | None = None
 
 
 def changes(before: FieldReport, after: FieldReport) -> list[Change]:
@@ -267,7 +271,7 @@ def changes(before: FieldReport, after: FieldReport) -> list[Change]:
         target = _closed_in_on(p, q, before.pieces, opts) if moved <= reach else None
         if target is not None:
             closed[target.id] = p.id
-            out.append(Change(f"{who} closed in on {target.id} to act.", p.side))
+            out.append(Change(f"{who} closed in on {target.id} to act.", p.side, target=target.id))
             continue
         plan = plan_move(p, q.at, q.facing, observed, standing == 1, opts)
         if isinstance(plan, Verdict):
@@ -333,9 +337,10 @@ def _gone(p: Piece, before: FieldReport, closed: dict[str, str], fld: Field, rea
     other = next((o.side for o in before.pieces if o.id in actors), None)
     by = f"{other.capitalize()} {' or '.join(actors)}" if other else ""
     if actors and (p.id in closed or not could_leave):
-        return Change(f"{who} is out of play: knocked down by {by}.", other)
+        return Change(f"{who} is out of play: knocked down by {by}.", other, down=p.id)
     if actors:
-        return Change(f"{who} is out of play: it left the field at the {edge} edge, or {by} knocked it down.", None)
+        return Change(f"{who} is out of play: it left the field at the {edge} edge, or {by} knocked it down.", None,
+                      down=p.id)
     if could_leave:
         return Change(f"{who} left the field at the {edge} edge.", p.side)
     return Change(f"{who} is gone, but the nearest edge was {inches(e)} away: put it back "

@@ -98,6 +98,12 @@ def _counts(report: FieldReport) -> str:
     return ", ".join(f"{sum(1 for r in report.readings if r.side == s)} {s}" for s in report.options.sides)
 
 
+def _acted_on(before: FieldReport, after: FieldReport) -> set[str]:
+    """The pieces of ``before`` that a piece of the other side closed in on by ``after``
+    (:func:`tabletop.outdoor.assistant.changes`)."""
+    return {c.target for c in changes(before, after) if c.target is not None}
+
+
 def _shifted_only(before: FieldReport, after: FieldReport) -> bool:
     """Whether every piece of ``before`` is read again within :data:`~tabletop.outdoor.memory.STILL`
     of where it stood, and nothing else is read: no piece moved. While the pieces are put
@@ -142,6 +148,8 @@ class OutdoorSession:
         #: or an empty field, until a settled position adds no piece.
         self.placing = True
         self._settled_picture: tuple[Any, Any] | None = None
+        #: Where pieces said to be knocked down stood, this sequence: one seen there again was not.
+        self._down: list[PieceReading] = []
 
     def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool,
                picture: tuple[Any, Any] | None = None) -> FieldReport:
@@ -227,6 +235,8 @@ class OutdoorSession:
             said = changes(self.settled, report)
             for c in said:
                 self.say(c.text, "illegal" if "too far" in c.text or "must" in c.text else "legal")
+            self._standing_again(self.settled, on_field)
+            self._down += [r for c in said if c.down and (r := self.settled.reading(c.down)) is not None]
             left = {c.out_of_play for c in said if c.out_of_play}
             if left:
                 on_field = assess([r for r in on_field.readings if r.id not in left], on_field.options)
@@ -247,6 +257,7 @@ class OutdoorSession:
                     self.say(f"{last.side.capitalize()} {last.id} is the last piece standing: unaware of anyone, "
                              "it walks towards the nearest edge until it leaves the field.", "info")
             if before and not sides:
+                self._down = []
                 self.sequence += 1
                 self.placing = True
                 total = getattr(getattr(self.assistant, "options", None), "sequences", 7)
@@ -266,6 +277,20 @@ class OutdoorSession:
             else (last.image.copy(), last.view)
         if self.on_settle is not None:
             self.on_settle(report, self.sequence, self.placing)
+
+    def _standing_again(self, before: FieldReport, after: FieldReport) -> None:
+        """Say so of a piece of ``after`` that ``before`` lacks standing where a piece was said
+        to be knocked down (within :data:`~tabletop.outdoor.memory.STILL`, same side): the
+        action failed, and the piece, hidden or missed then, is in play."""
+        pairs = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in after.readings],
+                             STILL)
+        new = [q for j, q in enumerate(after.readings) if j not in set(pairs.values())]
+        for q in new:
+            was = next((d for d in self._down if d.side == q.side and d.centre.distance(q.centre) <= STILL), None)
+            if was is not None:
+                self._down.remove(was)
+                self.say(f"{q.side.capitalize()} {q.id} stands where a piece was said to be knocked down: it was not, "
+                         "and is in play.", "info")
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
         """How alike a piece's place looks in the last settled position's picture and in the
@@ -290,11 +315,13 @@ class OutdoorSession:
             return report
         height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
         likeness = self._likeness(view, height)
-        kept = out_of_sight(self.settled, report, view, height, hands=hands, placing=self.placing, likeness=likeness)
+        kept = out_of_sight(self.settled, report, view, height, hands=hands, placing=self.placing, likeness=likeness,
+                            acted_on=() if self.placing else _acted_on(self.settled, report))
         if self.placing and len(report.readings) + len(kept) <= len(self.settled.readings) \
                 and not _shifted_only(self.settled, report):
             self.placing = False  # no piece was put down: the play has begun, pieces move
-            kept = out_of_sight(self.settled, report, view, height, hands=hands, likeness=likeness)
+            kept = out_of_sight(self.settled, report, view, height, hands=hands, likeness=likeness,
+                                acted_on=_acted_on(self.settled, report))
         if not kept:
             return report
         was_kept = {r.id for r in self.settled.readings if r.method == KEPT}

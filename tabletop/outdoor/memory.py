@@ -45,7 +45,7 @@ so it is kept only as in play, when no new reading of its side can be it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -239,8 +239,8 @@ def _grown(box: tuple[float, float, float, float]) -> tuple[float, float, float,
 
 def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height: float = 0.4,
                  covered: float = COVERED, hands: Sequence[tuple[float, float, float, float]] | None = None,
-                 placing: bool = False, likeness: Callable[[PieceReading], float | None] | None = None
-                 ) -> list[tuple[PieceReading, str]]:
+                 placing: bool = False, likeness: Callable[[PieceReading], float | None] | None = None,
+                 acted_on: Collection[str] = ()) -> list[tuple[PieceReading, str]]:
     """The pieces of ``before`` that ``now`` (read in ``view``) does not show but that still
     stand where they were, each as a reading marked :data:`KEPT` (with its old id: name them
     again with the rest) and why: ``"hidden"`` (behind pieces ``now`` shows) or, given
@@ -254,7 +254,9 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
     down, moved, or read as the other side) and looks as it did (:data:`LIKE`) is kept
     (``"unchanged"``) before anything else is weighed: it was not moved, the detector missed
     it. A piece with a reading of its side now within :data:`~tabletop.outdoor.assistant.TWICE`
-    of its place is not kept: it was that piece read a second time."""
+    of its place is not kept: it was that piece read a second time. A piece of ``acted_on``
+    (ids of ``before``: pieces a piece of the other side closed in on since, to act) is kept
+    only as ``"unchanged"``: behind the actor, or missed, it is as likely turned on its side."""
     fresh = [q for q in now.readings if q.method != KEPT]
     paired = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in fresh], STILL)
     seen_before, seen_now = set(paired), set(paired.values())
@@ -279,6 +281,8 @@ def out_of_sight(before: FieldReport, now: FieldReport, view: FieldView, height:
         why = []
         hidden_by_setup = 0
         for k, (r, share) in enumerate(zip(lost, shares)):
+            if r.id in acted_on:
+                continue
             if share >= (covered * STAYS if r.method == KEPT else covered):
                 # unseen last time too, or hidden behind a piece just put down
                 unseen = placing and (r.method == KEPT or covered_share(r, put_down, view, height) >= covered * STAYS)

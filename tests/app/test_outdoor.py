@@ -521,6 +521,33 @@ def test_a_piece_whose_front_dot_is_gone_is_not_kept_as_unchanged():
     assert not dot_gone(replace(r, side="green"), dotted, view, ground, view)  # no dot colour for the side
 
 
+def test_a_piece_an_actor_closed_in_on_and_now_hides_is_not_kept_as_hidden():
+    """R1 closes in on B1 and stands in front of its place: B1 unseen is as likely knocked down
+    as hidden, and is said to be knocked down, not kept; seen there again later (the action
+    failed), it is said to be in play."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+    far = _seen("B2", 4, 20, 270, view)
+    start = [_seen("R1", 12, 10, 90, view), _seen("B1", 12, 11.5, 270, view), far]
+    acted = [_seen("R1", 12, 10.5, 90, view, cover=(12, 11.5)), far]
+    again = [_seen("R1", 12, 10.5, 90, view), _seen("B1", 12, 11.5, 270, view), far]
+    frames = [_frame(start)] * 3 + [_frame(acted, hands=[(0, 0, 1280, 720)])] + [_frame(acted)] * 3 \
+        + [_frame(again, hands=[(0, 0, 1280, 720)])] + [_frame(again)] * 4
+    said: list[str] = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    for i in range(12):
+        session.process(None, 0.1 * i)
+    assert "Blue B1 is out of play: knocked down by Red R1." in said, said
+    assert not any("kept where it was last seen" in t for t in said)
+    assert said.count("Blue B1 stands where a piece was said to be knocked down: it was not, and is in play.") == 1
+    # without the closing in (R1 stepped in front from further away) B1 is kept as hidden, as before
+    from tabletop.outdoor.memory import out_of_sight
+
+    assert [why for _, why in out_of_sight(assess(start), assess(acted), view)] == ["hidden"]
+    assert out_of_sight(assess(start), assess(acted), view, acted_on={"B1"}) == []
+
+
 def test_a_piece_read_twice_and_then_once_is_not_said_to_be_gone():
     from tabletop.outdoor.assistant import compare
 
