@@ -565,7 +565,7 @@ PASSES = {
     "oneworld": ("end-movement",),
     "when-gods-collide": ("call-hero", "pass"),
     "wormholes": ("stay", "rest"),
-    "battle-grounds": ("pass",),  # a skip declines a Dice Zone pick: a choice the board does not show
+    "battle-grounds": ("pass",),  # a skip declines a Dice Zone pick: asked for (tabletop.live.choices)
 }
 #: The event log's note on such an action, read from the move after it.
 PASS_NOTE = "moves nothing: read from the move after it"

@@ -78,6 +78,9 @@ def draw(frame: np.ndarray, result: Any, pipeline: Any, fps: float = 0.0) -> np.
     given = getattr(getattr(pipeline, "rolls", None), "given", None)
     if given:  # dice typed (or given) and not used yet
         status += " | dice: " + " ".join(map(str, given))
+    choice = pipeline.choice_status() if hasattr(pipeline, "choice_status") else ""
+    if choice:  # a choice the board cannot show, awaited
+        status += f" | {choice}"
     if result.message:
         status += f" | {result.message}"
     cv2.rectangle(img, (0, img.shape[0] - 20), (img.shape[1], img.shape[0]), (0, 0, 0), -1)

@@ -22,6 +22,7 @@ from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.chance import TypedDiceError, typed_chance
 from tabletop.live.chance import describe as describe_roll
+from tabletop.live.choices import CHOICE_NOTE, awaited, match, numbered, prompt
 from tabletop.live.explain import COSTS, fixed_pieces
 from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, legal, locations, passes
 from tabletop.live.motion import BoardMotion, StillFrames
@@ -184,6 +185,7 @@ class LivePipeline:
         window_s: float = 0.3,
         log: Callable[[str], None] | None = None,
         still: StillFrames | None = None,
+        choices: Sequence[str] = (),
     ) -> None:
         from tabletop.live.stability import Stability
 
@@ -224,6 +226,10 @@ class LivePipeline:
         self._agreed = False  # the last two readings of the picture kept agree
         self._corrections = Corrections()
         self._roll_needed: str | None = None  # the move whose missing roll was said
+        self.choices = list(choices)  # --choices: the choices the board cannot show, used in order
+        self._choice_said: Any = None  # the engine state whose awaited choice was said
+        self._cursor: tuple[Any, int] | None = None  # (state, index): the choice the c key is on
+        self._undone: Any = None  # the engine state a choice was taken back to: chosen at the keys, not --choices
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -313,6 +319,7 @@ class LivePipeline:
         if self.base is None:
             self.base = seen
             self._event("position", pieces=len(seen.pieces))
+            self._offer_choice(result)
             return
         limit = getattr(self.game, "options", None)
         limit = getattr(limit, "stacking_limit", 4) if limit is not None else 4
@@ -330,6 +337,10 @@ class LivePipeline:
             return
         self._impossible = set()
         if self._corrections.waiting(seen):  # undone, and the table not yet put back
+            return
+        if self._offer_choice(result):  # a choice the board cannot show, not given yet
+            self._touched = self._touched or touched  # read as after a hand once it is given
+            result.reading = Reading("wait", note="waiting for a choice the board cannot show")
             return
         state0, base0 = self.state, self.base
         reading = infer(self.game, self.state, self.base, seen, touched=touched)
@@ -595,7 +606,8 @@ class LivePipeline:
         (after a roll, the last seen board with the dice now on the table)."""
         if first.kind == "roll":
             moved, margin = replace(base0, dice=seen.dice), None
-        elif first.frm is None or first.to is None or self.game.name == "the-game":
+        elif first.frm is None or first.to is None or self.game.name == "the-game" or \
+                awaited(self.game, self.state):  # nothing is read before a choice it waits for
             return
         else:
             ends = (first.frm, first.to)
@@ -664,6 +676,94 @@ class LivePipeline:
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self._announce(result, f"Game over: {outcome.winner or 'a draw'} ({outcome.reason}).", "info")
+        self._offer_choice(result)  # the rules now wait for a choice: the next --choices value, or asked for
+
+    # -- choices the board cannot show (tabletop.live.choices) ---------------------------------
+    def _offer_choice(self, result: FrameResult) -> bool:
+        """When the rules wait for a choice the board cannot show: the next ``--choices``
+        value is played (not for a choice taken back: that one is asked for at the keys), or
+        refused, with the choices there are, when it names none of them; else the choices
+        are said, once for each engine position. Returns whether a choice is still awaited
+        (the board is not read meanwhile)."""
+        actions = awaited(self.game, self.state)
+        if not actions:
+            return False
+        if self.choices and self._undone is not self.state:
+            value = self.choices.pop(0)
+            action = match(self.game, actions, value)
+            if action is not None:
+                return self._choose(action, result, "given by --choices")
+            self._choice_said = self.state
+            self._announce(result, f"Choice {value!r} refused: it is none of the choices now. "
+                           f"{prompt(self.game, self.state, actions)} {self._how_to_choose()}.", "illegal")
+            self._event("choice-refused", value=value, choices=self._choice_list(actions))
+            return True
+        if self._choice_said is not self.state:
+            self._choice_said = self.state
+            self._announce(result, f"{prompt(self.game, self.state, actions)} {self._how_to_choose()}.", "info")
+            self._event("choice-needed", choices=self._choice_list(actions))
+        return True
+
+    def _how_to_choose(self) -> str:
+        if self.rolls.typed:  # a window takes keys
+            return "Press c to go through them and Enter to choose"
+        return "Give it with --choices (the game waits for it)"
+
+    def _choice_list(self, actions: Sequence[Any]) -> list[str]:
+        return [f"{key} {words}" for key, words, _ in numbered(self.game, actions)]
+
+    def _choose(self, action: Any, result: FrameResult, how: str) -> bool:
+        """Play the choice ``action`` (legal now) as any action: announced, recorded, undoable;
+        the still position is read again, so a move made while it was awaited is read now.
+        Returns whether another choice is awaited after it."""
+        aj = self.game.action_to_json(action)
+        given = list(self.rolls.given)
+        try:
+            step = self.game.apply(self.state, action, self.rolls)
+        except (RollNeededError, IllegalActionError) as err:
+            self.rolls.given[:] = given
+            self._announce(result, f"Choice not played: {err}.", "illegal")
+            return True
+        self._cursor = None
+        self.stability.reset()
+        reading = Reading("legal", action, aj, self.game.verdict(self.state, action), note=f"{CHOICE_NOTE}: {how}")
+        self._commit(reading, step, self.base, result)
+        return bool(awaited(self.game, self.state))
+
+    def choice_status(self) -> str:
+        """The status line's note on an awaited choice: the one the ``c`` key is on, or how to
+        choose; ``""`` when none is awaited."""
+        actions = awaited(self.game, self.state)
+        if not actions:
+            return ""
+        if self._cursor is not None and self._cursor[0] is self.state:
+            key, words, _ = numbered(self.game, actions)[self._cursor[1]]
+            return f"choice {key} {words}: Enter to choose"
+        return "a choice is awaited: c to go through them"
+
+    def next_choice(self) -> str:
+        """The ``c`` key: go to the next choice the rules wait for (the first, the first time;
+        after the last, the first again). Returns it, for the player."""
+        actions = awaited(self.game, self.state)
+        if not actions:
+            return "no choice awaited"
+        index = self._cursor[1] + 1 if self._cursor is not None and self._cursor[0] is self.state else 0
+        index %= len(actions)
+        self._cursor = (self.state, index)
+        key, words, _ = numbered(self.game, actions)[index]
+        return f"choice {key}: {words} (Enter to choose, c for the next)"
+
+    def choose_current(self) -> str:
+        """The Enter key: play the choice the ``c`` key is on. Returns what happened."""
+        actions = awaited(self.game, self.state)
+        if not actions:
+            return "no choice awaited"
+        if self._cursor is None or self._cursor[0] is not self.state:
+            return "press c to go to a choice first"
+        _, _, action = numbered(self.game, actions)[self._cursor[1]]
+        result = FrameResult(self.frames, time.monotonic(), "accepted")
+        self._choose(action, result, "chosen at the window's keys")
+        return " ".join(text for _, text in result.announcements)
 
     def _update_hints(self, seen: SeenBoard) -> None:
         """While a hand is over the board: the legal destinations of a lifted piece (worked
@@ -681,14 +781,19 @@ class LivePipeline:
     def undo(self) -> str:
         """Take back the last legal action: the engine state and the seen board go back, the
         dice it used are given back, the record gets an ``undo`` line. Nothing is read again
-        until the table changes (the piece is put back, or moved elsewhere). Returns what was
-        undone ("" when nothing was)."""
+        until the table changes (the piece is put back, or moved elsewhere); a choice the
+        board cannot show is asked for again at once, at the keys (not from ``--choices``).
+        Returns what was undone ("" when nothing was)."""
         if not self.history:
             return ""
         after = self.base
         self.state, self.base = self.history.pop()
         reading, rolls = self._corrections.undone(after)
         self.rolls.given[:0] = list(rolls)  # the dice already rolled stay rolled
+        if awaited(self.game, self.state):  # a choice taken back (or the move before one): asked again
+            self._choice_said, self._cursor, self._undone = None, None, self.state
+            if reading is not None and reading.note.startswith(CHOICE_NOTE):
+                self._corrections.pending_key = None  # the table shows no choice: nothing to put back
         self.stability.reset()
         self.last_move, self.last_flagged = None, None
         what = self.game.notation(reading.action) if reading is not None and reading.action is not None else "a move"
@@ -707,6 +812,8 @@ class LivePipeline:
         c = self._corrections
         if c.context is None:
             return "no move to read otherwise yet"
+        if c.stack and c.stack[-1][0].note.startswith(CHOICE_NOTE):
+            return "the last action is a choice, not a reading of the board: u takes it back"
         state0, base0, seen, first = c.context
         if c.others is None:
             from tabletop.live.correct import other_readings

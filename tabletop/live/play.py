@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,6 +30,13 @@ def _rolls(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {text!r}") from None
     if any(v < 0 for v in values):
         raise argparse.ArgumentTypeError("a roll is 0 (a piecepack die's null) or more")
+    return values
+
+
+def _choices(text: str) -> list[str]:
+    values = [" ".join(v.split()) for v in text.split(",")]
+    if not any(values) or not all(values):
+        raise argparse.ArgumentTypeError(f"expected choices separated by commas (c1, 2, Heroic Stand, skip), got {text!r}")
     return values
 
 
@@ -62,7 +69,9 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
             "  tabletop play battle-grounds --video table.mp4 --no-window --out annotated.mp4\n\n"
             "keys in the window: p pause, u undo, a accept the other reading of the last move,\n"
             "r recalibrate, m mute, 1-6 a die thrown (the next roll the rules ask for; Backspace\n"
-            "takes it back), q quit.\n\n" + exit_text
+            "takes it back), c the next of the choices the board cannot show that the rules wait\n"
+            "for (a Dice Zone pick: c1, c2, ..., c0 no pick, as the referee says them), Enter plays\n"
+            "the choice c is on, q quit.\n\n" + exit_text
         ),
     )
     play.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
@@ -84,6 +93,13 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                            "action when no dice are read (When Gods Collide: the chess or hero die by the place of its "
                            "face, 1 to 6, then the numbered die; Wormholes: piecepack dice by value, 0 null); with a "
                            "window, keys 0 to 6 add the dice thrown")
+    play.add_argument("--choices", type=_choices, default=[], metavar="C,C,...",
+                      help="choices the board cannot show, used in order each time the rules wait for one (a "
+                           "Battle Grounds Dice Zone pick or its decline, a Super Sense read; Wormholes' order of "
+                           "play): the key the referee says (c1, c2, ...; c0 declines; or 1, 2, 0) or the choice's "
+                           "words (a die's name, 'Rally for Team-Up', 'no pick' or skip), e.g. 'Heroic Stand,c0'; "
+                           "one that is none of the choices then is refused and said; with a window, c goes "
+                           "through the choices and Enter chooses")
     play.add_argument("--roll-dice", type=int, default=None, metavar="SEED",
                       help="when a roll is needed and none is given, roll it (seeded) and announce it")
     play.add_argument("--audio", type=_audio, default="auto", metavar="MODE",
@@ -159,7 +175,8 @@ def _marker_spec(game: str, options: dict[str, Any]) -> Any:
 
 def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tracker: Any = None,
                    audio: Any = None, record: Any = None, rolls: Any = None, window_s: float = 0.3,
-                   say: Callable[[str], None] = print, every_frame: bool = False) -> Any:
+                   say: Callable[[str], None] = print, every_frame: bool = False,
+                   choices: Sequence[str] = ()) -> Any:
     """The live pipeline of ``game`` from ``state``: a fixed ``pose`` (a
     :class:`calibration.pose.BoardPose`) or the game's marker ``tracker``, and ``detector``."""
     from tabletop.live.board import BoardMapper, PoseGeometry
@@ -185,7 +202,7 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
 
     return LivePipeline(game, state, detector.detect, locate, mapper, audio=audio, record=record,
                         rolls=rolls, window_s=window_s, log=say,
-                        still=StillFrames(refresh_s=0.0) if every_frame else None)
+                        still=StillFrames(refresh_s=0.0) if every_frame else None, choices=choices)
 
 
 def _position(game: Any, path: str) -> Any:
@@ -326,7 +343,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         raise
     pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record,
                           rolls=rolls, window_s=args.window_s, say=say,
-                          every_frame=args.read_every_frame)
+                          every_frame=args.read_every_frame, choices=args.choices)
     window = None
     if show:
         try:

@@ -17,6 +17,10 @@ m    mute / sound on
      typed one key a die, as the window's message says (:mod:`tabletop.live.chance`)
 0    a piecepack die's null
 Bksp Backspace: take back the die typed last
+c    a choice the board cannot show, which the rules wait for (a Battle Grounds Dice
+     Zone pick or its decline, a Super Sense read, Wormholes' order of play): go to the
+     next of the choices the referee said (``c1``, ``c2``, ..., ``c0`` declines)
+Ent  Enter: play the choice ``c`` is on (:mod:`tabletop.live.choices`)
 q    quit (Esc too)
 ==== ==============================================================================
 """
@@ -32,6 +36,8 @@ __all__ = ["KEYS", "Controls", "Window", "handle_key"]
 KEYS = {"p": "pause", "u": "undo", "a": "accept", "r": "recalibrate", "m": "mute", "q": "quit"}
 ESC = 27
 BACKSPACE = (8, 127)  # as cv2.waitKey gives it on X11 and elsewhere
+ENTER = (10, 13)
+CHOICE_KEY = "c"
 
 
 @dataclass
@@ -75,6 +81,12 @@ def handle_key(key: int | None, controls: Controls) -> str | None:
         value = rolls.take_back()
         say(f"die {value} taken back ({_waiting(rolls.given)})" if value is not None else "no die to take back")
         return "take back die"
+    if char.lower() == CHOICE_KEY and hasattr(pipe, "next_choice"):
+        say(pipe.next_choice())
+        return "next choice"
+    if key & 0xFF in ENTER and hasattr(pipe, "choose_current"):
+        say(pipe.choose_current())
+        return "choose"
     command = KEYS.get(char.lower())
     if command == "pause":
         pipe.paused = not pipe.paused
