@@ -3,7 +3,10 @@
 After a battle with the Dice Zone on, Battle Grounds waits for a player to move a die into
 the Dice Zone (``pick-die``), to read one of the opponent's Battle Dice with Super Sense
 (``read-die``), or to decline (``skip``); after Wormholes' roll-off its winner chooses to
-place or to move first (``choose-order``). Nothing on the table says which, so the camera
+place or to move first (``choose-order``); in The Game, once a side has no piece standing,
+the other splits its survivors (``split``: the group set apart) and the first takes one
+group (``take``), which changes who plays which piece, while every front dot stays its side's
+colour. Nothing on the table says which, so the camera
 cannot read them: while every legal action is such a choice (:func:`awaited`), the referee
 numbers them (:func:`numbered`: ``c1``, ``c2``, ...; ``c0`` declines), says them once
 (:func:`prompt`), and takes one from ``--choices`` or the window's keys (``c`` goes through
@@ -31,6 +34,7 @@ __all__ = ["CHOICES", "CHOICE_NOTE", "awaited", "label", "match", "numbered", "p
 CHOICES = {
     "battle-grounds": ("pick-die", "read-die", "skip"),
     "wormholes": ("choose-order",),
+    "the-game": ("split", "take"),
 }
 #: The event log's note on a choice played.
 CHOICE_NOTE = "a choice the board cannot show"
@@ -40,6 +44,8 @@ _LEADS = {
     "pick-die": ("{who} may move a die into the Dice Zone", "no pick"),
     "read-die": ("{who} may read one of the other side's Battle Dice", "no read"),
     "choose-order": ("{who} chooses what comes first", "decline"),
+    "split": ("{who} splits its survivors in two, setting apart", ""),
+    "take": ("{who} takes one of the two groups", ""),
 }
 
 
@@ -72,6 +78,8 @@ def label(game: GameRules[Any, Any], action: Any, kind: str = "") -> str:
         return f"{aj['die']} for {swap}" if swap else str(aj["die"])
     if what == "choose-order":
         return f"{aj['first']} first"
+    if what in ("split", "take"):
+        return " and ".join(aj["group"])
     return game.notation(action)
 
 

@@ -166,3 +166,25 @@ def test_a_piece_that_walks_off_is_read_from_its_absence(record: Any) -> None:
     assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 1])), said
     assert any("leaves play" in s for s in said)
 
+
+
+def test_splitting_the_survivors_and_taking_a_group_are_choices_given_in_words_or_keys(record: Any) -> None:
+    """Blue, alone on the field, splits its survivors and Red takes a group: nothing on the
+    field shows either (every front dot stays its side's colour), so they are asked for and
+    given with ``--choices``, by the group's pieces or by key, and played as the record has them."""
+    game, lines, states = record
+    i = where(lines, lambda i, a: a["type"] == "split" and lines[i + 1]["action"]["type"] == "take"
+              and len(lines[i + 1]["action"]["group"]) == 2)
+    split, take = lines[i]["action"], lines[i + 1]["action"]
+    pipe = LivePipeline(game, states[i], None, None, None, rolls=Rolls([]),
+                        choices=[" and ".join(split["group"]), "c9"])
+    pipe.base = field(game, states[i])
+    said = show(pipe, field(game, states[i]))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 1])), said
+    assert said[-1].startswith("Choice 'c9' refused: it is none of the choices now. Red takes one of the two "
+                               "groups: c1 "), said
+    keys = {g: f"c{k + 1}" for k, g in enumerate(
+        [" and ".join(a.group) for a in game.legal_actions(pipe.state)])}
+    pipe.choices = [keys[" and ".join(take["group"])]]
+    show(pipe, field(game, states[i]))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 2]))
