@@ -46,12 +46,18 @@ from tabletop.outdoor.readings import PieceReading, name_pieces
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
 
 
-def position_key(report: FieldReport) -> tuple[tuple[str, float, float, float], ...]:
+def position_key(report: FieldReport, left: Sequence[tuple[str, FieldPoint]] = ()) -> tuple[tuple[str, float, float, float], ...]:
     """The pieces seen on the field as (side, x, y, facing), for telling a still position from
-    a moving one (pieces kept out of sight, and pieces lying off the field, out of play, left
-    out)."""
+    a moving one (pieces kept out of sight, pieces lying off the field, and pieces of ``left``,
+    places where a piece said to have left the field still lies, all out of play, left out)."""
     return tuple(sorted((r.side, r.centre.x, r.centre.y, r.facing) for r in report.readings
-                        if r.method != KEPT and not off_field(r.centre, report.options)))
+                        if r.method != KEPT and not off_field(r.centre, report.options) and not _near(r, left)))
+
+
+def _near(r: PieceReading, places: Sequence[tuple[str, FieldPoint]]) -> bool:
+    """Whether ``r`` stands within :data:`~tabletop.outdoor.memory.STILL` of one of ``places``
+    (side, point) of its side."""
+    return any(side == r.side and at.distance(r.centre) <= STILL for side, at in places)
 
 
 #: A piece found in one frame and not in the next, within this many inches (centre to centre)
@@ -150,6 +156,9 @@ class OutdoorSession:
         self._settled_picture: tuple[Any, Any] | None = None
         #: Where pieces said to be knocked down stood, this sequence: one seen there again was not.
         self._down: list[PieceReading] = []
+        #: Where pieces said to have left the field lie, still in sight inside its edge (an
+        #: unobserved piece stopped within the tolerance of it): out of play while they lie there.
+        self._left: list[tuple[str, FieldPoint]] = []
 
     def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool,
                picture: tuple[Any, Any] | None = None) -> FieldReport:
@@ -160,8 +169,9 @@ class OutdoorSession:
         then still stands where it was (``None``: such a piece is not kept). Nobody watched
         the field meanwhile, so a piece missing then may have been lifted (:data:`UNWATCHED`).
         Says the position and returns it."""
-        report = assess(readings, getattr(self.assistant, "options", None))
+        report = in_play(assess(readings, getattr(self.assistant, "options", None)))  # a log may hold one past the edge
         self.settled, self.sequence, self.placing = report, sequence, placing
+        self._down, self._left = [], []
         self.said = {r.id: report.advice[r.id].sentence() for r in report.readings}
         self._settled_picture = picture
         self._hands = [UNWATCHED]  # nobody watched between the sessions: a hand may have reached any piece
@@ -202,7 +212,7 @@ class OutdoorSession:
             self._since = self._key = None
             self._hands += result.hands  # where a piece may have been moved since the last still position
             return result
-        key = position_key(result.report)
+        key = position_key(result.report, self._left)
         if self._key is None or not _same(key, self._key):
             self._key, self._since = key, t
             self._window = [result.report]
@@ -211,7 +221,8 @@ class OutdoorSession:
         if self._since is not None and t - self._since >= self.window_s:
             self._since = self._key = None  # a window read: the next frame starts the next one
             report = averaged(self._window, getattr(self.assistant, "options", None))
-            if self.settled is None or not _same(position_key(report), position_key(self.settled), vanish=False):
+            if self.settled is None or not _same(position_key(report, self._left), position_key(self.settled, self._left),
+                                                 vanish=False):
                 self._settle(report)
             else:  # the position stands as it was: the hands seen since moved nothing
                 self._hands = []
@@ -219,7 +230,11 @@ class OutdoorSession:
 
     def _settle(self, report: FieldReport) -> None:
         report = self._with_hidden(report)
-        on_field = in_play(report)  # pieces lying past an edge are out of play
+        on_field = in_play(report)  # pieces lying past an edge are out of play, and those said to have left
+        self._left = [(side, at) for side, at in self._left if any(r.side == side and r.centre.distance(at) <= STILL
+                                                                   for r in report.readings)]  # unless taken away
+        if self._left:
+            on_field = assess([r for r in on_field.readings if not _near(r, self._left)], on_field.options)
         if self.placing and self.settled is not None and len(on_field.readings) <= len(self.settled.readings) \
                 and not _shifted_only(self.settled, on_field):
             self.placing = False  # (without memory: _with_hidden has not looked) no piece was put down
@@ -239,6 +254,7 @@ class OutdoorSession:
             self._down += [r for c in said if c.down and (r := self.settled.reading(c.down)) is not None]
             left = {c.out_of_play for c in said if c.out_of_play}
             if left:
+                self._left += [(r.side, r.centre) for r in on_field.readings if r.id in left]
                 on_field = assess([r for r in on_field.readings if r.id not in left], on_field.options)
             movers = {c.side for c in said if c.side}
             if len(movers) == 1 and on_field.readings:  # one side moved or acted: the other is to move
@@ -257,7 +273,7 @@ class OutdoorSession:
                     self.say(f"{last.side.capitalize()} {last.id} is the last piece standing: unaware of anyone, "
                              "it walks towards the nearest edge until it leaves the field.", "info")
             if before and not sides:
-                self._down = []
+                self._down, self._left = [], []
                 self.sequence += 1
                 self.placing = True
                 total = getattr(getattr(self.assistant, "options", None), "sequences", 7)
@@ -279,11 +295,11 @@ class OutdoorSession:
             self.on_settle(report, self.sequence, self.placing)
 
     def _standing_again(self, before: FieldReport, after: FieldReport) -> None:
-        """Say so of a piece of ``after`` that ``before`` lacks standing where a piece was said
-        to be knocked down (within :data:`~tabletop.outdoor.memory.STILL`, same side): the
-        action failed, and the piece, hidden or missed then, is in play."""
-        pairs = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in after.readings],
-                             STILL)
+        """Say so of a piece of ``after`` that ``before`` lacks (paired nearest first, as moves
+        are: a piece that moved is not one of them) standing where a piece was said to be
+        knocked down (within :data:`~tabletop.outdoor.memory.STILL`, same side): the action
+        failed, and the piece, hidden or missed then, is in play."""
+        pairs = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in after.readings])
         new = [q for j, q in enumerate(after.readings) if j not in set(pairs.values())]
         for q in new:
             was = next((d for d in self._down if d.side == q.side and d.centre.distance(q.centre) <= STILL), None)

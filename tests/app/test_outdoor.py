@@ -280,6 +280,32 @@ def test_a_piece_off_the_field_neither_sees_nor_is_seen():
     assert inside.advice["R1"].observed and [t[0] for t in inside.advice["R1"].targets] == ["B1"]
 
 
+def test_a_piece_said_to_have_left_stays_out_while_it_lies_inside_the_edge():
+    """An unobserved piece walks to 0.1" short of the far edge (within the tolerance: it left
+    the field) and lies there: it is not read back into play by the windows after."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    start = [reading("R1", 12, 13, 90), reading("B1", 3, 3, 0), reading("R2", 20, 3, 0)]
+    moved = [reading("R1", 12, 23.9, 90), reading("B1", 3, 3, 0), reading("R2", 20, 3, 0)]
+    frames = [_frame(start)] * 3 + [_frame(moved, hands=[(0, 0, 10, 10)])] + [_frame(moved)] * 9
+    said: list[str] = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    for i in range(13):
+        session.process(None, 0.1 * i)
+    assert "Red R2 moved 10.9 inches and left the field at the far edge." in said
+    assert said[-1] == "Blue to move.", said  # nothing said after: the piece lying there is no new position
+    assert [r.centre.y for r in session.settled.readings] == [3.0, 3.0]
+
+
+def test_a_resumed_log_with_a_piece_past_the_edge_leaves_it_out():
+    from tabletop.outdoor.live import OutdoorSession
+
+    said: list[str] = []
+    session = OutdoorSession(_Stub([]), lambda text, kind: said.append(text))
+    report = session.resume([reading("R1", 12, 10, 90), reading("B1", 12, 24.5, 270)], 1, False)
+    assert [r.id for r in report.readings] == ["R1"] and said == ["Resumed sequence 1: 1 red, 0 blue pieces."]
+
+
 def test_a_piece_lying_past_the_edge_is_out_of_play():
     """A piece moves 3.3 inches, over the far edge, and lies there in sight: it left the field, and
     is neither advised nor read again as a new position; a piece put down outside the field
@@ -541,6 +567,16 @@ def test_a_piece_an_actor_closed_in_on_and_now_hides_is_not_kept_as_hidden():
     assert "Blue B1 is out of play: knocked down by Red R1." in said, said
     assert not any("kept where it was last seen" in t for t in said)
     assert said.count("Blue B1 stands where a piece was said to be knocked down: it was not, and is in play.") == 1
+    # B1 lifted off, and another blue piece moved where it lay: a move, not B1 standing again
+    lifted = [_seen("R1", 12, 10.5, 90, view), _seen("B2", 12.2, 11.6, 270, view)]
+    frames = [_frame(start)] * 3 + [_frame(acted, hands=[(0, 0, 1280, 720)])] + [_frame(acted)] * 3 \
+        + [_frame(lifted, hands=[(0, 0, 1280, 720)])] + [_frame(lifted)] * 4
+    said.clear()
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    for i in range(12):
+        session.process(None, 0.1 * i)
+    assert any(t.startswith("Blue B1: B1 is observed and may move up to 6.00\"; it moved 11.74\"") for t in said)
+    assert not any("stands where" in t for t in said), said
     # without the closing in (R1 stepped in front from further away) B1 is kept as hidden, as before
     from tabletop.outdoor.memory import out_of_sight
 
