@@ -28,7 +28,7 @@ from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import SeenBoard
 from tabletop.live.explain import piece_classes
 from tabletop.live.infer import ANCHOR_IN, JITTER_IN, NEAR_IN, legal, locations
-from tabletop.live.outcomes import Outcome
+from tabletop.live.outcomes import Fixed, Outcome, tried
 
 __all__ = ["CLEAR_IN", "FIELD_ACTIONS", "PASS_DEPTH", "field_awaiting", "field_outcomes", "misfit", "passes_before", "shows"]
 
@@ -127,32 +127,12 @@ def field_outcomes(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, roll
     null = misfit(game, state, state, base, seen)
     fits: list[tuple[float, int, Any]] = []
     for k, action in enumerate(_candidates(game, state)):
-        trial = type(rolls)(rolls.given)  # the dice given only: a seeded die is drawn once an action is taken
-        try:
-            step = game.apply(state, action, trial)
-        except RollNeededError:
-            if wanting is not None:
-                wanting.append(action)
-            continue
-        except IllegalActionError:
-            continue
-        off = misfit(game, state, step.state, base, seen)
+        outcome = tried(game, state, action, rolls, wanting)
+        off = None if outcome is None else misfit(game, state, outcome.step.state, base, seen)
         if off is not None:
-            fits.append((off, k, Outcome(action, step, list(trial.given))))
+            fits.append((off, k, outcome))
     found = [o for *_, o in _clear(fits, null)]
     return found, len({_end(game, o.step.state) for o in found}) == 1
-
-
-class _Fixed:
-    """A die that shows ``face``, once."""
-
-    def __init__(self, face: int) -> None:
-        self.faces = [face]
-
-    def roll(self, sides: int, what: str) -> int:
-        if not self.faces:
-            raise RollNeededError(what, sides)
-        return self.faces.pop()
 
 
 def field_awaiting(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, candidates: Iterable[Any]) -> list[Any]:
@@ -165,7 +145,7 @@ def field_awaiting(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, cand
         best = None
         for face in range(1, 7):
             try:
-                step = game.apply(state, action, _Fixed(face))
+                step = game.apply(state, action, Fixed([face]))
             except (RollNeededError, IllegalActionError):
                 continue
             off = misfit(game, state, step.state, base, seen)

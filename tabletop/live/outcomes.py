@@ -30,7 +30,8 @@ from tabletop.live.board import SeenBoard
 from tabletop.live.explain import fixed_pieces, piece_classes
 from tabletop.live.infer import PASSES, legal, locations
 
-__all__ = ["Outcome", "awaiting_dice", "change", "engine_cells", "engine_pieces", "exact_outcomes", "seen_cells"]
+__all__ = ["Fixed", "Outcome", "awaiting_dice", "change", "engine_cells", "engine_pieces", "exact_outcomes", "seen_cells",
+           "tried"]
 
 Cells = frozenset[tuple[str, str]]
 
@@ -113,22 +114,31 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
     found: list[Outcome] = []
     ends: set[str] = set()
     for action in among:
-        trial = type(rolls)(rolls.given)  # the dice given only: a seeded die is drawn once an action is taken
-        try:
-            step = game.apply(state, action, trial)
-        except RollNeededError:
-            if wanting is not None:
-                wanting.append(action)
-            continue
-        except IllegalActionError:
-            continue
-        if change(before, engine_cells(game, step.state)) == (seen_added, seen_removed):
-            found.append(Outcome(action, step, list(trial.given)))
-            ends.add(json.dumps(game.state_to_json(step.state), sort_keys=True, default=str))
+        outcome = tried(game, state, action, rolls, wanting)
+        if outcome is not None and change(before, engine_cells(game, outcome.step.state)) == (seen_added, seen_removed):
+            found.append(outcome)
+            ends.add(json.dumps(game.state_to_json(outcome.step.state), sort_keys=True, default=str))
     return found, len(ends) == 1
 
 
-class _Fixed:
+def tried(game: GameRules[Any, Any], state: Any, action: Any, rolls: Any, wanting: list[Any] | None = None
+          ) -> Outcome | None:
+    """``action`` applied to ``state`` with the dice given to ``rolls`` only (a copy of them:
+    a seeded die is drawn once an action is taken), as an :class:`Outcome`; ``None`` when the
+    engine refuses it, or when it needs a die not given (it is then added to ``wanting``)."""
+    trial = type(rolls)(rolls.given)
+    try:
+        step = game.apply(state, action, trial)
+    except RollNeededError:
+        if wanting is not None:
+            wanting.append(action)
+        return None
+    except IllegalActionError:
+        return None
+    return Outcome(action, step, list(trial.given))
+
+
+class Fixed:
     """Dice that show ``faces`` in turn, and then none."""
 
     def __init__(self, faces: Iterable[int]) -> None:
@@ -161,7 +171,7 @@ def awaiting_dice(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: 
 def _matches(game: GameRules[Any, Any], state: Any, action: Any, faces: tuple[int, ...], before: Cells,
              seen_change: tuple[Cells, Cells]) -> bool:
     try:
-        step = game.apply(state, action, _Fixed(faces))
+        step = game.apply(state, action, Fixed(faces))
     except (RollNeededError, IllegalActionError):
         return False
     return change(before, engine_cells(game, step.state)) == seen_change
