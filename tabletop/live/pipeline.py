@@ -512,7 +512,64 @@ class LivePipeline:
                 self._ready = (self.state, self._ready[1])
             return after
         self._ready = None
+        if own.kind == "illegal" and own.verdict is not None and own.verdict.code == "already-moved":
+            return self._stay_again(own, result)
         return own
+
+    def _stay_again(self, reading: Reading, result: FrameResult) -> Reading:
+        """The Game: ``reading``, a move refused only because its piece was read as left
+        alone earlier in the phase (a stay read from the move after it, :data:`PASS_NOTE`):
+        the stays are read again. Of the side's other pieces that had not moved then, in the
+        engine's order, the first whose stay the engine takes in its place, with every action
+        after it in the phase replayed and then the move, is played instead: the actions from
+        the stay on are taken back as :meth:`undo` takes them (an ``undo`` line each in the
+        record), the new stay and the rest played again, and the move returned as legal for
+        the caller to play. ``reading`` when no other piece can have stayed."""
+        from rules.the_game.model import Stay
+
+        stack, piece = self._corrections.stack, (reading.action_json or {}).get("piece")
+        if len(stack) != len(self.history):
+            return reading
+
+        def phase(state: Any) -> tuple[Any, ...]:
+            return state.sequence, state.phase, state.turn
+
+        k = len(stack) - 1
+        while k >= 0 and phase(self.history[k][0]) == phase(self.state) and \
+                getattr(stack[k][0].action, "piece", None) != piece:
+            k -= 1
+        if k < 0 or phase(self.history[k][0]) != phase(self.state) or stack[k][0].note != PASS_NOTE \
+                or not isinstance(stack[k][0].action, Stay):
+            return reading
+        move = self.game.action_from_json(reading.action_json)
+        start = self.history[k][0]
+        later = stack[k + 1:]
+        boards = [base for _, base in self.history[k + 1:]] + [self.base]
+        side = {p.id: p.controller for p in start.pieces}
+        for stay in legal(self.game, start):
+            if not isinstance(stay, Stay) or stay.piece == piece or side.get(stay.piece) != side.get(piece):
+                continue
+            trial = Rolls([r for _, rolls in later for r in rolls])
+            try:
+                end = self.game.apply(start, stay, trial).state
+                for then, _ in later:
+                    end = self.game.apply(end, then.action, trial).state
+            except (RollNeededError, IllegalActionError):
+                continue
+            verdict = self.game.verdict(end, move)
+            if not verdict.legal:
+                continue
+            first = stack[k][0]
+            readings = [Reading("legal", stay, self.game.action_to_json(stay), self.game.verdict(start, stay),
+                                note=PASS_NOTE), *(then for then, _ in later)]
+            for _ in range(len(stack) - k):
+                self.undo()
+            self._announce(result, f"Read again: {stay.piece} was left alone, not {first.action.piece}.", "info")
+            self._event("read-again", stay=readings[0].action_json, instead=first.action_json)
+            for again, seen in zip(readings, boards):  # the dice given back are used again
+                self._commit(again, self.game.apply(self.state, again.action, self.rolls), seen, result)
+            return replace(reading, kind="legal", action=move, verdict=verdict)
+        return reading
 
     def _field_outcome(self, state: Any, reading: Reading, seen: SeenBoard) -> Reading:
         """The Game: the exit or act of ``state`` whose field is ``seen``

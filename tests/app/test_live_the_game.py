@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,87 @@ def test_a_pass_is_read_as_the_stays_the_other_sides_moves_imply(record: Any) ->
     second = show(pipe, field(game, states_after[2]))
     assert same(game.state_to_json(pipe.state), game.state_to_json(states_after[2])), (first, second)
     assert all("stays where it is" in said[0] for said in (first, second))
+
+
+def _left_alone(game: Any, states: list[Any]) -> tuple[Any, Any, Any]:
+    """The first movement position of the record where the side to move has two pieces or
+    more still to move and the other side one: (state, the stay the referee
+    reads, the stay of another of its pieces)."""
+    from rules.the_game.model import Stay
+
+    for state in states:
+        sj = game.state_to_json(state)
+        player = game.to_move(state)[0] if game.to_move(state) else None
+        due = [p for p in sj["pieces"] if p["controller"] == player and p["presence"] == "in-play" and not p["done"]]
+        other = [p for p in sj["pieces"] if p["controller"] != player and p["presence"] == "in-play" and not p["done"]]
+        stays = [a for a in game.legal_actions(state) if isinstance(a, Stay)]
+        if sj["phase"] == "movement" and len(due) >= 2 and other and len(stays) >= 2:
+            return state, stays[0], stays[1]
+    pytest.fail("no position of the record where a side may leave one of two pieces alone")
+
+
+def _first_move(game: Any, state: Any, piece: str | None = None) -> Any:
+    return next(a for a in game.legal_actions(state) if game.action_to_json(a)["type"] == "move"
+                and piece in (None, a.piece))
+
+
+def test_a_stay_read_of_a_piece_that_then_moves_is_read_again(record: Any, tmp_path: Path, cli: Any) -> None:
+    """The side to move leaves its second piece alone and the other side moves: the referee
+    reads the first piece's stay (the engine's order). That piece then moves: the stays are
+    read again, the other piece's stay played in its place and the other side's move after it
+    (undo lines and the actions again in the record, which replays), then the move; before,
+    it was refused as a piece that had already been left alone."""
+    from tabletop.live.infer import PASS_NOTE
+    from tabletop.live.record import LiveRecord
+
+    game, _, states = record
+    state, guessed, right = _left_alone(game, states)
+    stayed = game.apply(state, right, []).state
+    moved = game.apply(stayed, _first_move(game, stayed), []).state
+    last = game.apply(moved, _first_move(game, moved, guessed.piece), []).state
+    rec = LiveRecord.create(tmp_path / "g.jsonl", game.name, game.options_to_json(), game.state_to_json(state),
+                            sync=False)
+    pipe = referee(game, state)
+    pipe.record = rec
+    first = show(pipe, field(game, moved))
+    assert first[0] == f"{guessed.piece} stays where it is.", first
+    said = show(pipe, field(game, last))
+    rec.close()
+    assert not any(s.startswith("Illegal") for s in said), said
+    assert same(game.state_to_json(pipe.state), game.state_to_json(last)), said
+    assert f"{right.piece} stays where it is." in said
+    lines = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]
+    assert [li["undo"]["type"] for li in lines if "undo" in li] == ["move", "stay"]
+    assert [r.action for r, _ in pipe._corrections.stack][-3:] == [right, *(
+        game.action_from_json(li["action"]) for li in lines[-2:])]
+    assert pipe._corrections.stack[-3][0].note == PASS_NOTE
+    assert cli("rules", "replay", str(tmp_path / "g.jsonl")).code == 0
+    again, replayed, n = LiveRecord.resume(tmp_path / "g.jsonl", sync=False)
+    again.close()
+    assert n == 3 and same(game.state_to_json(replayed.state), game.state_to_json(last))
+
+
+def test_a_move_refused_otherwise_after_a_stay_read_is_still_refused(record: Any) -> None:
+    """The piece read as left alone then moves too far: no other reading of the stays makes
+    it legal (with the right stay, it is refused for its length), so it is refused as before
+    and the stay read stands."""
+    game, _, states = record
+    state, guessed, right = _left_alone(game, states)
+    stayed = game.apply(state, right, []).state
+    moved = game.apply(stayed, _first_move(game, stayed), []).state
+    pipe = referee(game, state)
+    show(pipe, field(game, moved))
+    read = pipe.state
+    board = field(game, moved)
+    sj = game.state_to_json(moved)
+    at = next(p for p in sj["pieces"] if p["id"] == guessed.piece)["at"]
+    far = [replace(p, point=(p.point[0] + 30.0, p.point[1])) if math.isclose(p.point[0], at["x"])
+           and math.isclose(p.point[1], at["y"]) else p for p in board.pieces]
+    kept = list(pipe.history)
+    said = show(pipe, replace(board, pieces=tuple(far)))
+    assert said == [f"Illegal: {guessed.piece} has already moved or been left alone this phase."]
+    assert pipe.state is read and pipe.history == kept
+    assert game.verdict(moved, game.action_from_json(pipe.last_move.action_json)).code == "too-far"
 
 
 def _act(game: Any, lines: list[dict[str, Any]], states: list[Any], down: bool) -> int:
