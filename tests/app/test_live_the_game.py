@@ -168,6 +168,10 @@ def test_a_stay_read_of_a_piece_that_then_moves_is_read_again(record: Any, tmp_p
     again, replayed, n = LiveRecord.resume(tmp_path / "g.jsonl", sync=False)
     again.close()
     assert n == 3 and same(game.state_to_json(replayed.state), game.state_to_json(last))
+    nxt = game.apply(last, _first_move(game, last), []).state  # and the game is read on after the re-read
+    pipe.record = None
+    show(pipe, field(game, nxt))
+    assert same(game.state_to_json(pipe.state), game.state_to_json(nxt))
 
 
 def test_a_move_refused_otherwise_after_a_stay_read_is_still_refused(record: Any) -> None:
