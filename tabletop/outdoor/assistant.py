@@ -268,7 +268,7 @@ def changes(before: FieldReport, after: FieldReport) -> list[Change]:
             if off_field(q.at, opts):
                 out.append(Change(f"{who} stands outside the field: it is out of play.", None, q.id))
             continue
-        target = _closed_in_on(p, q, before.pieces, opts) if moved <= reach else None
+        target = _closed_in_on(p, q, before.pieces, opts) if moved <= reach + MEASURE else None
         if target is not None:
             closed[target.id] = p.id
             out.append(Change(f"{who} closed in on {target.id} to act.", p.side, target=target.id))
@@ -307,14 +307,24 @@ def in_play(report: FieldReport) -> FieldReport:
     return report if len(kept) == len(report.readings) else assess(kept, report.options)
 
 
+#: How far off the camera may read the gaps of a closing in, beyond the rules' tolerance
+#: (inches): about the 95th percentile of distances read outdoors (docs/benchmarks.md). A
+#: piece that went no further than it had to, give or take this, and ends this close, closed in.
+MEASURE = 0.5
+
+
 def _closed_in_on(p: Piece, q: Piece, pieces: Sequence[Piece], opts: TheGameOptions) -> Piece | None:
     """The piece of the other side (within action range of ``p``) that ``p``, now read at
-    ``q``, closed in on as the engine lets it (the nearest such piece), or ``None``."""
+    ``q``, closed in on as the engine lets it, its gaps read within :data:`MEASURE` beyond
+    the rules' tolerance (the nearest such piece), or ``None``."""
+    from dataclasses import replace
+
+    read = replace(opts, tolerance=opts.tolerance + MEASURE)
     best: tuple[float, Piece] | None = None
     for t in pieces:
         if t.side == p.side or off_field(t.at, opts) or not within(p, t, opts.action_range + opts.tolerance):
             continue
-        closer = close_in(p, t, q.at, opts)
+        closer = close_in(p, t, q.at, read)
         if isinstance(closer, Piece):
             left = edge_gap(closer, t)[0]
             if best is None or left < best[0]:
