@@ -230,6 +230,7 @@ class LivePipeline:
         self._choice_said: Any = None  # the engine state whose awaited choice was said
         self._cursor: tuple[Any, int] | None = None  # (state, index): the choice the c key is on
         self._undone: Any = None  # the engine state a choice was taken back to: chosen at the keys, not --choices
+        self._awaited_for: tuple[Any, list[Any]] | None = None  # (engine state, the choices it awaits)
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -664,7 +665,7 @@ class LivePipeline:
         if first.kind == "roll":
             moved, margin = replace(base0, dice=seen.dice), None
         elif first.frm is None or first.to is None or self.game.name == "the-game" or \
-                awaited(self.game, self.state):  # nothing is read before a choice it waits for
+                self._awaited():  # nothing is read before a choice it waits for
             return
         else:
             ends = (first.frm, first.to)
@@ -736,13 +737,20 @@ class LivePipeline:
         self._offer_choice(result)  # the rules now wait for a choice: the next --choices value, or asked for
 
     # -- choices the board cannot show (tabletop.live.choices) ---------------------------------
+    def _awaited(self) -> list[Any]:
+        """:func:`tabletop.live.choices.awaited` for the engine state now, worked out once per
+        state (the status line asks every frame; the legal actions take milliseconds)."""
+        if self._awaited_for is None or self._awaited_for[0] is not self.state:
+            self._awaited_for = (self.state, awaited(self.game, self.state))
+        return self._awaited_for[1]
+
     def _offer_choice(self, result: FrameResult) -> bool:
         """When the rules wait for a choice the board cannot show: the next ``--choices``
         value is played (not for a choice taken back: that one is asked for at the keys), or
         refused, with the choices there are, when it names none of them; else the choices
         are said, once for each engine position. Returns whether a choice is still awaited
         (the board is not read meanwhile)."""
-        actions = awaited(self.game, self.state)
+        actions = self._awaited()
         if not actions:
             return False
         if self.choices and self._undone is not self.state:
@@ -785,12 +793,12 @@ class LivePipeline:
         self.stability.reset()
         reading = Reading("legal", action, aj, self.game.verdict(self.state, action), note=f"{CHOICE_NOTE}: {how}")
         self._commit(reading, step, self.base, result)
-        return bool(awaited(self.game, self.state))
+        return bool(self._awaited())
 
     def choice_status(self) -> str:
         """The status line's note on an awaited choice: the one the ``c`` key is on, or how to
         choose; ``""`` when none is awaited."""
-        actions = awaited(self.game, self.state)
+        actions = self._awaited()
         if not actions:
             return ""
         if self._cursor is not None and self._cursor[0] is self.state:
@@ -801,7 +809,7 @@ class LivePipeline:
     def next_choice(self) -> str:
         """The ``c`` key: go to the next choice the rules wait for (the first, the first time;
         after the last, the first again). Returns it, for the player."""
-        actions = awaited(self.game, self.state)
+        actions = self._awaited()
         if not actions:
             return "no choice awaited"
         index = self._cursor[1] + 1 if self._cursor is not None and self._cursor[0] is self.state else 0
@@ -812,7 +820,7 @@ class LivePipeline:
 
     def choose_current(self) -> str:
         """The Enter key: play the choice the ``c`` key is on. Returns what happened."""
-        actions = awaited(self.game, self.state)
+        actions = self._awaited()
         if not actions:
             return "no choice awaited"
         if self._cursor is None or self._cursor[0] is not self.state:
@@ -847,7 +855,7 @@ class LivePipeline:
         self.state, self.base = self.history.pop()
         reading, rolls = self._corrections.undone(after)
         self.rolls.given[:0] = list(rolls)  # the dice already rolled stay rolled
-        if awaited(self.game, self.state):  # a choice taken back (or the move before one): asked again
+        if self._awaited():  # a choice taken back (or the move before one): asked again
             self._choice_said, self._cursor, self._undone = None, None, self.state
             if reading is not None and reading.note.startswith(CHOICE_NOTE):
                 self._corrections.pending_key = None  # the table shows no choice: nothing to put back
