@@ -67,10 +67,11 @@ def misfit(game: Any, state: Any, after: Any, base: SeenBoard, seen: SeenBoard) 
     within :data:`ANCHOR_IN`); ``None`` unless each standing piece of ``after`` has one seen
     piece of its class, within :data:`NEAR_IN` when the action left it in place and
     :data:`JITTER_IN` when it moved, and no other piece is seen."""
-    was = {pid: at for pid, _, at in _standing(game, state)}
+    standing = _standing(game, state)
+    was = {pid: at for pid, _, at in standing}
     offsets: dict[str, tuple[float, float]] = {}
     used: set[int] = set()
-    for pid, cls, at in sorted(_standing(game, state), key=lambda x: x[0]):
+    for pid, cls, at in sorted(standing, key=lambda x: x[0]):
         near = [(math.dist(at, q.point), j) for j, q in enumerate(base.pieces)
                 if j not in used and q.cls == cls and math.dist(at, q.point) <= ANCHOR_IN]
         if near:

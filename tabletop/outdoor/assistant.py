@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules.core import Verdict
 from rules.geometry import FieldPoint
@@ -317,8 +317,6 @@ def _closed_in_on(p: Piece, q: Piece, pieces: Sequence[Piece], opts: TheGameOpti
     """The piece of the other side (within action range of ``p``) that ``p``, now read at
     ``q``, closed in on as the engine lets it, its gaps read within :data:`MEASURE` beyond
     the rules' tolerance (the nearest such piece), or ``None``."""
-    from dataclasses import replace
-
     read = replace(opts, tolerance=opts.tolerance + MEASURE)
     best: tuple[float, Piece] | None = None
     for t in pieces:

@@ -230,11 +230,11 @@ class OutdoorSession:
 
     def _settle(self, report: FieldReport) -> None:
         report = self._with_hidden(report)
-        on_field = in_play(report)  # pieces lying past an edge are out of play, and those said to have left
         self._left = [(side, at) for side, at in self._left if any(r.side == side and r.centre.distance(at) <= STILL
                                                                    for r in report.readings)]  # unless taken away
-        if self._left:
-            on_field = assess([r for r in on_field.readings if not _near(r, self._left)], on_field.options)
+        # pieces lying past an edge are out of play, and those said to have left that lie inside it
+        playing = [r for r in report.readings if not off_field(r.centre, report.options) and not _near(r, self._left)]
+        on_field = report if len(playing) == len(report.readings) else assess(playing, report.options)
         if self.placing and self.settled is not None and len(on_field.readings) <= len(self.settled.readings) \
                 and not _shifted_only(self.settled, on_field):
             self.placing = False  # (without memory: _with_hidden has not looked) no piece was put down
