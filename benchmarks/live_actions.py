@@ -15,9 +15,11 @@ another action that leaves the very same board (a counter moved where its twin c
 gone: no camera tells them apart); the same board before and after (an action the camera
 cannot see: an end of movement, a pass, a stay, a set-up choice) is counted apart, since only
 the move after it can show it (docs/live.md, "Actions the camera cannot see"): such an action
-is then followed by the first legal action after it that the board shows, both handed over at
-once, and counted as read with the action after when the referee ends in the state both made,
-or one alike on the board with the same player to move. The Game's acts are counted apart by
+is then followed by the first legal action after it that the board shows (or, when none
+does, by one that does not and the first after that one which does: OneWorld's end of
+movement and a combat round's two secret choices), all handed over at once, and counted as
+read with the action after when the referee ends in the state they made, or one alike on
+the board with the same player to move. The Game's acts are counted apart by
 what the seeded roll did (the target knocked down, or not). The figures are per action type;
 the detector, the window's vote and the camera are left out: this measures the reading of
 moves. Set-up placements are counted too, though the live referee starts from a set-up
@@ -126,17 +128,26 @@ def _read(game: Any, state: Any, before: Any, after: Any, rolls: list[int], touc
     return pipe.state
 
 
-def _next_seen(game: Any, state: Any, board: Any, seed: int) -> Any:
-    """The first legal action after ``state`` that the board shows (its step), or ``None``."""
+def _next_seen(game: Any, state: Any, board: Any, seed: int, depth: int = 2) -> Any:
+    """The first legal action after ``state`` that the board shows (its step), or ``None``;
+    when none does, the first that shows after one more that does not (OneWorld's end of
+    movement and a combat round: two secret choices, the second revealing both), as a list
+    of the two steps."""
     from rules.core import CHANCE
     from tabletop.dice import SeededDice
 
     if game.outcome(state) is not None or CHANCE in game.to_move(state):
         return None
+    quiet = []
     for action in game.legal_actions(state):
         step = game.apply(state, action, SeededDice(seed))
         if not _same_board(_board(game, step.state), board):
             return step
+        quiet.append(step)
+    for step in quiet if depth > 1 else ():
+        then = _next_seen(game, step.state, board, seed, 1)
+        if then is not None:
+            return [step, then]
     return None
 
 
@@ -166,8 +177,10 @@ def measure(name: str, every: int = 3, touched: bool = True) -> dict[str, Counte
                 step = _next_seen(game, step.state, after, i)
                 if step is None:
                     continue
+                for s in step if isinstance(step, list) else [step]:
+                    rolls += list(s.rolls_used)
+                step = step[-1] if isinstance(step, list) else step
                 after = _board(game, step.state)
-                rolls += list(step.rolls_used)
             try:
                 read = _read(game, state, before, after, rolls, touched)
             except Exception:  # noqa: BLE001 - counted, never a stop

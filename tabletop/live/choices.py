@@ -6,7 +6,10 @@ the Dice Zone (``pick-die``), to read one of the opponent's Battle Dice with Sup
 place or to move first (``choose-order``); in The Game, once a side has no piece standing,
 the other splits its survivors (``split``: the group set apart) and the first takes one
 group (``take``), which changes who plays which piece, while every front dot stays its side's
-colour. Nothing on the table says which, so the camera
+colour; in a OneWorld child's fight with a god (``transform``), the aspect the attacking child
+shows, and the one the god announces aloud, while the child is eliminated whatever they are
+(a round among children is read off the table: :mod:`tabletop.live.combat`). Nothing on
+the table says which, so the camera
 cannot read them: while every legal action is such a choice (:func:`awaited`), the referee
 numbers them (:func:`numbered`: ``c1``, ``c2``, ...; ``c0`` declines), says them once
 (:func:`prompt`), and takes one from ``--choices`` or the window's keys (``c`` goes through
@@ -35,6 +38,7 @@ CHOICES = {
     "battle-grounds": ("pick-die", "read-die", "skip"),
     "wormholes": ("choose-order",),
     "the-game": ("split", "take"),
+    "oneworld": ("transform",),  # a fight with a god only: see awaited
 }
 #: The event log's note on a choice played.
 CHOICE_NOTE = "a choice the board cannot show"
@@ -46,6 +50,8 @@ _LEADS = {
     "choose-order": ("{who} chooses what comes first", "decline"),
     "split": ("{who} splits its survivors in two, setting apart", ""),
     "take": ("{who} takes one of the two groups", ""),
+    "transform": ("{who} gives the aspect the attacking child shows", ""),
+    "god": ("{who} gives the aspect its god announces", ""),
 }
 
 
@@ -55,6 +61,9 @@ def awaited(game: GameRules[Any, Any], state: Any) -> list[Any]:
     kinds = CHOICES.get(game.name, ())
     if not kinds or CHANCE in game.to_move(state):
         return []
+    combat = getattr(state, "combat", None) if game.name == "oneworld" else None
+    if game.name == "oneworld" and (combat is None or not combat.against_god):
+        return []  # a round among children shows on the table
     actions = legal(game, state)
     if not actions or any(game.action_to_json(a).get("type") not in kinds for a in actions):
         return []
@@ -80,6 +89,8 @@ def label(game: GameRules[Any, Any], action: Any, kind: str = "") -> str:
         return f"{aj['first']} first"
     if what in ("split", "take"):
         return " and ".join(aj["group"])
+    if what == "transform":
+        return "+".join(str(a).title() for a in aj["aspects"])
     return game.notation(action)
 
 
@@ -101,7 +112,10 @@ def prompt(game: GameRules[Any, Any], state: Any, actions: Sequence[Any]) -> str
     with its key, e.g. ``South may move a die into the Dice Zone: c1 Assemble, c2 Rally,
     c0 no pick.``"""
     who = "/".join(p.title() for p in game.to_move(state)) or "The player"
-    lead = _LEADS.get(_kind(game, actions), ("{who} chooses", ""))[0].format(who=who)
+    kind = _kind(game, actions)
+    if kind == "transform" and game.to_move(state) != (getattr(getattr(state, "active", None), "value", None),):
+        kind = "god"  # the defending side: its god's aspect, announced aloud
+    lead = _LEADS.get(kind, ("{who} chooses", ""))[0].format(who=who)
     return f"{lead}: " + ", ".join(f"{key} {words}" for key, words, _ in numbered(game, actions)) + "."
 
 

@@ -89,7 +89,9 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
                    wanting: list[Any] | None = None) -> tuple[list[Outcome], bool]:
     """The legal actions (of ``among``, default all that touch a cell seen to change, and those
     that move nothing themselves but may resolve what does: :data:`tabletop.live.infer.PASSES`) whose
-    change to the board is exactly the change from ``base`` to ``seen``, applied with
+    change to the board is exactly the change from ``base`` to ``seen`` (which classes each
+    cell shows; when none is new or gone but some cell shows one more of a class, how many of
+    each), applied with
     the dice given to ``rolls`` (a :class:`tabletop.live.pipeline.Rolls`, left as it is: no
     seeded die is drawn for a trial; an action whose dice are not given is left out), in the
     engine's order (those whose dice are not given are added to ``wanting``); and whether they
@@ -97,8 +99,11 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
     alike, either moved, end the same; a Princess passing a hidden god or not does not).
     """
     seen_added, seen_removed = change(seen_cells(base), seen_cells(seen))
-    if not seen_added and not seen_removed:
-        return [], False
+    counted = not seen_added and not seen_removed  # no class new or gone: compare how many of each
+    if counted:  # a counter put on a like one (a reinforcement on a Tower hex already holding its kind)
+        seen_added, seen_removed = frozenset(seen.cells() - base.cells()), frozenset(base.cells() - seen.cells())
+        if not seen_added:  # one fewer only: like counters stacked read as one box, as often as not
+            return [], False
     touched = {cell for cell, _ in seen_added | seen_removed}
     name = game.name
     where = {str(piece): str(cell) for piece, cell in locations(name, game.state_to_json(state))}
@@ -110,12 +115,19 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
             if _mentions(aj, touched) or (isinstance(piece, str) and where.get(piece) in touched) \
                     or aj.get("type") in PASSES.get(name, ()):  # an end of movement may resolve fights
                 among.append(a)
-    before = engine_cells(game, state)
+    before = engine_pieces(game, state) if counted else engine_cells(game, state)
     found: list[Outcome] = []
     ends: set[str] = set()
     for action in among:
         outcome = tried(game, state, action, rolls, wanting)
-        if outcome is not None and change(before, engine_cells(game, outcome.step.state)) == (seen_added, seen_removed):
+        if outcome is None:
+            continue
+        if counted:
+            after = engine_pieces(game, outcome.step.state)
+            shows = (frozenset(after - before), frozenset(before - after))
+        else:
+            shows = change(before, engine_cells(game, outcome.step.state))
+        if shows == (seen_added, seen_removed):
             found.append(outcome)
             ends.add(json.dumps(game.state_to_json(outcome.step.state), sort_keys=True, default=str))
     return found, len(ends) == 1

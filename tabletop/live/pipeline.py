@@ -29,7 +29,10 @@ from tabletop.live.motion import BoardMotion, StillFrames
 from tabletop.live.outcomes import awaiting_dice, exact_outcomes
 from vision.detections import Detections
 
-__all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls"]
+__all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls", "SECRET_NOTE"]
+
+#: The event log's note on a OneWorld side's secret choice, read from the round revealed.
+SECRET_NOTE = "chosen in secret: read from the round revealed on the table"
 
 
 class Rolls:
@@ -207,6 +210,7 @@ class LivePipeline:
         self.readings: list[Reading] = []  # every reading of an accepted position, in order
         self.frames = 0
         self._ready: Any = None  # a reading's action applied already (_by_outcome), for _play
+        self._taken_off: SeenBoard | None = None  # a combat round revealed: the table once its dead are off
         self._awaiting: Any = None  # the engine state whose move, made by hand, waits for its dice
         self.unreadable = 0  # frames that were no picture (a corrupt file, a camera hiccup)
         self.paused = False
@@ -368,6 +372,11 @@ class LivePipeline:
             if passed is not None:
                 state0, reading = self.state, passed
         reading = self._by_outcome(reading, seen, touched)
+        if self.game.name == "oneworld" and reading.kind not in ("legal", "roll"):
+            state1 = self.state
+            reading = self._combat_round(reading, seen, result, touched)
+            if self.state is not state1:  # an end of movement or a first choice played before the round
+                state0 = self.state
         if reading.kind not in ("unclear", "none", "wait"):
             self._unclear = ""
         result.reading = reading
@@ -391,7 +400,10 @@ class LivePipeline:
         if reading.kind == "illegal":
             self._flag(reading, result)
             return
-        self._play(reading, seen, result)
+        taken, self._taken_off = self._taken_off, None
+        self._play(reading, seen if taken is None else taken, result)
+        if taken is not None and self.state is not state0:  # a round revealed: its dead are to come off
+            self._announce(result, "Take the eliminated counters off the table.", "info")
         if reading.kind in ("legal", "roll") and self.state is not state0:
             self._read_second(base0, reading, seen, result)
 
@@ -475,6 +487,49 @@ class LivePipeline:
         aj = self.game.action_to_json(outcome.action)
         return Reading("legal", outcome.action, aj, self.game.verdict(self.state, outcome.action),
                        note="read by what it leaves on the board")
+
+    def _combat_round(self, reading: Reading, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading:
+        """OneWorld: ``reading``, or, after a hand over the board, a combat round among
+        children read off the table (:func:`tabletop.live.combat.read_round`: revealed, or
+        with its eliminated taken off), or the end of movement before a child's fight with a
+        god, read from the child gone from the god's hex
+        (:func:`tabletop.live.combat.god_fight_after`; the two aspects are then asked for).
+        The end of movement and the first side's choice are played here, the last choice
+        returned for the caller to play (its step kept); a round revealed leaves the board
+        the engine has once its eliminated are taken off (:func:`tabletop.live.combat.taken_off`).
+        A round the table shows in ways that end differently is unclear."""
+        from tabletop.live.combat import god_fight_after, read_round, taken_off
+
+        if not touched or self.base is None:
+            return reading
+        found, one_end = read_round(self.game, self.state, self.base, seen, self.rolls)
+        if found and not one_end:
+            which = " or ".join(
+                " against ".join(self.game.notation(o.action) for o in f.run if o.action.__class__.__name__ == "Transform")
+                for f in found[:3])
+            more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
+            return Reading("unclear", note=f"the combat round could be {which}{more}: the table cannot tell which")
+        if found:
+            rr = found[0]
+            for outcome in rr.run[:-1]:
+                action, aj = outcome.action, self.game.action_to_json(outcome.action)
+                note = PASS_NOTE if aj.get("type") == "end-movement" else SECRET_NOTE
+                self.rolls.given[:] = outcome.given_left
+                self._commit(Reading("legal", action, aj, self.game.verdict(self.state, action), note=note),
+                             outcome.step, self.base, result)
+            last = rr.run[-1]
+            self._ready = (self.state, last)
+            self._taken_off = taken_off(seen, rr.dead) if rr.revealed else None
+            return Reading("legal", last.action, self.game.action_to_json(last.action),
+                           self.game.verdict(self.state, last.action),
+                           note="read from the round revealed on the table" if rr.revealed
+                           else "read from what the round left on the table")
+        fight = god_fight_after(self.game, self.state, self.base, seen, self.rolls)
+        if fight is not None:
+            self._ready = (self.state, fight)
+            return Reading("legal", fight.action, self.game.action_to_json(fight.action),
+                           self.game.verdict(self.state, fight.action), note=PASS_NOTE)
+        return reading
 
     def _on_field(self, reading: Reading, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading:
         """The Game: ``reading``, or, where the reading of one piece moving could not say (an

@@ -70,8 +70,8 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
             "keys in the window: p pause, u undo, a accept the other reading of the last move,\n"
             "r recalibrate, m mute, 1-6 a die thrown (the next roll the rules ask for; Backspace\n"
             "takes it back), c the next of the choices the board cannot show that the rules wait\n"
-            "for (a Dice Zone pick: c1, c2, ..., c0 no pick, as the referee says them), Enter plays\n"
-            "the choice c is on, q quit.\n\n" + exit_text
+            "for (a Dice Zone pick, an aspect in a fight with a god: c1, c2, ..., c0 no pick, as\n"
+            "the referee says them), Enter plays the choice c is on, q quit.\n\n" + exit_text
         ),
     )
     play.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
@@ -96,8 +96,10 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
     play.add_argument("--choices", type=_choices, default=[], metavar="C,C,...",
                       help="choices the board cannot show, used in order each time the rules wait for one (a "
                            "Battle Grounds Dice Zone pick or its decline, a Super Sense read; Wormholes' order of "
-                           "play; The Game's split of the survivors and the group taken): the key the referee says (c1, c2, ...; c0 declines; or 1, 2, 0) or the choice's "
-                           "words (a die's name, 'Rally for Team-Up', 'no pick' or skip), e.g. 'Heroic Stand,c0'; "
+                           "play; The Game's split of the survivors and the group taken; in a OneWorld fight with a "
+                           "god, the aspect the child shows and the one the god announces): the key the referee "
+                           "says (c1, c2, ...; c0 declines; or 1, 2, 0) or the choice's words (a die's name, "
+                           "'Rally for Team-Up', 'no pick' or skip, an aspect), e.g. 'Heroic Stand,c0'; "
                            "one that is none of the choices then is refused and said; with a window, c goes "
                            "through the choices and Enter chooses")
     play.add_argument("--roll-dice", type=int, default=None, metavar="SEED",

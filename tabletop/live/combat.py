@@ -1,0 +1,202 @@
+"""OneWorld's combat rounds, read by what the table shows.
+
+Each round of a combat between children, both players choose the aspects of their children
+in the combat hex in secret and reveal them together (a counter turned to, or swapped for,
+its new aspect); the chart then eliminates one for one (:func:`rules.oneworld.combat.losses`).
+The engine takes one ``transform`` action from each side: the first changes nothing it
+could show, the second resolves the round. The camera sees the round once it is revealed:
+
+- with the aspects revealed and the eliminated counters still in the hex (the referee then
+  says who is eliminated, and the players take them off), or
+- once the players have taken the eliminated off themselves.
+
+Either way the round is read as a whole (:func:`read_round`): every pair of choices the
+rules allow is applied (after the end of movement, when the round is the first sign that
+movement ended) and the cells it changes compared with the cells seen to change, as
+:mod:`tabletop.live.outcomes` compares a move's. Among the pairs whose change is the one
+seen, those whose counts of each class in the hex are the ones seen come first (like
+counters stacked may be read as one box: presence decides when no pair's counts agree).
+When they all end in one position, the round is read; when they differ, the board cannot
+tell which.
+
+A child's fight with a god is not read here: the god's aspect is announced aloud and the
+child is eliminated whatever it showed, so both choices are asked for
+(:mod:`tabletop.live.choices`); the end of movement before it is read from the child gone.
+
+>>> from rules.registry import get_game
+>>> game = get_game("oneworld", {})
+>>> round_runs(game, game.initial_state(), [])
+[]
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import Any
+
+from rules.core import GameRules
+from tabletop.live.board import SeenBoard
+from tabletop.live.infer import legal, passes
+from tabletop.live.outcomes import Outcome, change, engine_pieces, seen_cells, tried
+
+__all__ = ["RoundReading", "god_fight_after", "read_round", "round_runs", "taken_off"]
+
+
+@dataclass(frozen=True)
+class RoundReading:
+    """A combat round read off the table: the actions that make it (an end of movement
+    first, when the round showed that movement ended; then one choice per side), whether the
+    table shows it revealed with the eliminated still there, and those (cell, class) the
+    players are to take off then."""
+
+    run: tuple[Outcome, ...]
+    revealed: bool
+    dead: tuple[tuple[str, str], ...]
+
+
+def _combat(state: Any) -> Any:
+    return getattr(state, "combat", None)
+
+
+def _starts(game: GameRules[Any, Any], state: Any, rolls: Any) -> list[tuple[list[Outcome], Any]]:
+    """(prefix, state) where a round among children is to be chosen: ``state`` itself in
+    its combat phase, or after an end of movement that starts one (with the dice given)."""
+    if game.name != "oneworld":
+        return []
+    c = _combat(state)
+    if c is not None:
+        return [] if c.against_god else [([], state)]
+    out = []
+    for action in passes(game, state):
+        outcome = tried(game, state, action, rolls)
+        if outcome is None:
+            continue
+        c = _combat(outcome.step.state)
+        if c is not None and not c.against_god:
+            out.append(([outcome], outcome.step.state))
+    return out
+
+
+def round_runs(game: GameRules[Any, Any], state: Any, rolls: Any) -> list[tuple[Any, tuple[Outcome, ...]]]:
+    """Every way one combat round among children may go from ``state``: (the state the
+    choices are made in, the outcomes of an end of movement when ``state`` is still in its
+    movement phase and of one choice for each side still to choose, applied in turn with the
+    dice given: a copy, nothing drawn)."""
+    runs: list[tuple[Any, tuple[Outcome, ...]]] = []
+    for prefix, start in _starts(game, state, rolls):
+        sides = list(game.to_move(start))
+        choices = {side: [a for a in legal(game, start) if getattr(getattr(a, "side", None), "value", None) == side]
+                   for side in sides}
+        for combo in product(*(choices[s] for s in sides)):
+            now, run = start, list(prefix)
+            for action in combo:
+                outcome = tried(game, now, action, rolls)
+                if outcome is None:
+                    break
+                run.append(outcome)
+                now = outcome.step.state
+            else:
+                runs.append((start, tuple(run)))
+    return runs
+
+
+def _revealed(game: GameRules[Any, Any], start: Any, last: Outcome) -> Counter[tuple[str, str]] | None:
+    """What the table shows once the round of ``last`` is revealed and before anyone is taken
+    off: the board of ``start`` (the state the choices were made in) with the children in
+    the combat hex showing the aspects chosen. ``None`` when the outcome is no round."""
+    event = next((e for e in last.step.events if e.kind == "combat-round"), None)
+    c = _combat(start)
+    if event is None or c is None:
+        return None
+    chosen = {side: event.detail(side, ()) for side in ("borg", "chez")}
+    cell = c.hex.label()
+    shown = engine_pieces(game, start)
+    for side in ("borg", "chez"):
+        for aspect in ("stone", "blade", "fog"):
+            shown.pop((cell, f"{side}-{aspect}"), None)
+        shown.update((cell, f"{side}-{aspect}") for aspect in chosen[side])
+    return shown
+
+
+def _hex_counts(pieces: Counter[tuple[str, str]], cell: str) -> Counter[str]:
+    return Counter({cls: n for (c, cls), n in pieces.items() if c == cell})
+
+
+def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: SeenBoard,
+               rolls: Any) -> tuple[list[RoundReading], bool]:
+    """The combat rounds (:func:`round_runs`) whose change to the board, revealed or with the
+    eliminated taken off, is exactly the change from ``base`` to ``seen`` (those whose counts
+    in the hex agree too, when any does), and whether they all end in one position. The
+    change compared is which classes each cell shows; in a combat under way, when no class
+    is new or gone, how many of each (one of two like counters eliminated)."""
+    added, removed = change(seen_cells(base), seen_cells(seen))
+    counted = not added and not removed and _combat(state) is not None  # one of two like counters fell
+    if counted:
+        added, removed = frozenset(seen.cells() - base.cells()), frozenset(base.cells() - seen.cells())
+    if not added and not removed:
+        return [], False
+    before = engine_pieces(game, state)
+    seen_pieces = seen.cells()
+    found: list[tuple[bool, RoundReading, str]] = []
+    for start, run in round_runs(game, state, rolls):
+        cell = _combat(start).hex.label()
+        end = run[-1].step.state
+        after = engine_pieces(game, end)
+        shown = _revealed(game, start, run[-1])
+        if shown is None:
+            continue
+        dead = tuple(sorted((shown - after).elements()))
+        for revealed, pieces in ((False, after), (True, shown)):
+            if revealed and not dead:
+                continue  # nobody eliminated: the table revealed is the table after
+            shows = (frozenset(pieces - before), frozenset(before - pieces)) if counted \
+                else change(frozenset(before), frozenset(pieces))
+            if shows != (added, removed):
+                continue
+            counts = _hex_counts(pieces, cell) == _hex_counts(seen_pieces, cell)
+            key = json.dumps(game.state_to_json(end), sort_keys=True, default=str)
+            found.append((counts, RoundReading(run, revealed, dead if revealed else ()), key))
+    if any(counts for counts, _, _ in found):
+        found = [f for f in found if f[0]]
+    return [r for _, r, _ in found], len({k for _, _, k in found}) == 1
+
+
+def taken_off(board: SeenBoard, dead: Sequence[tuple[str, str]]) -> SeenBoard:
+    """``board`` without the counters the players are to take off: one seen piece of each
+    (cell, class) in ``dead`` (the least sure first), so that the table, once they are
+    taken off, reads as the position the engine has."""
+    pieces = list(board.pieces)
+    for cell, cls in dead:
+        mine = [p for p in pieces if p.cell == cell and p.cls == cls]
+        if mine:
+            pieces.remove(min(mine, key=lambda p: p.confidence))
+    return replace(board, pieces=tuple(pieces))
+
+
+def god_fight_after(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: SeenBoard,
+                    rolls: Any) -> Outcome | None:
+    """The end of movement (with the dice given) after which a child's fight with a god is
+    fought, when the table shows the attacking child gone from the god's hex and nothing else
+    changed (the child is eliminated whatever the fight): its outcome, for the referee to
+    play before asking for the two aspects. ``None`` otherwise."""
+    if game.name != "oneworld" or _combat(state) is not None:
+        return None
+    added, removed = change(seen_cells(base), seen_cells(seen))
+    if added or not removed:
+        return None
+    before = engine_pieces(game, state)
+    for action in passes(game, state):
+        outcome = tried(game, state, action, rolls)
+        c = _combat(outcome.step.state) if outcome is not None else None
+        if c is None or not c.against_god:
+            continue
+        cell = c.hex.label()
+        now = engine_pieces(game, outcome.step.state)
+        children = {(cell, cls) for (at, cls) in now if at == cell and not cls.endswith(("-god", "-tower"))}
+        if removed == children and change(before, frozenset(now)) == (frozenset(), frozenset()):
+            return outcome
+    return None
