@@ -1,19 +1,21 @@
-"""Choices the board cannot show: actions the rules wait for that move and change nothing.
+"""Choices the board cannot show: actions the rules wait for that the table does not show.
 
 After a battle with the Dice Zone on, Battle Grounds waits for a player to move a die into
 the Dice Zone (``pick-die``), to read one of the opponent's Battle Dice with Super Sense
-(``read-die``), or to decline (``skip``); after Wormholes' roll-off its winner chooses to
-place or to move first (``choose-order``); in The Game, once a side has no piece standing,
-the other splits its survivors (``split``: the group set apart) and the first takes one
-group (``take``), which changes who plays which piece, while every front dot stays its side's
-colour; in a OneWorld child's fight with a god (``transform``), the aspect the attacking child
-shows, and the one the god announces aloud, while the child is eliminated whatever they are
-(a round among children is read off the table: :mod:`tabletop.live.combat`). Nothing on
-the table says which, so the camera
-cannot read them: while every legal action is such a choice (:func:`awaited`), the referee
-numbers them (:func:`numbered`: ``c1``, ``c2``, ...; ``c0`` declines), says them once
-(:func:`prompt`), and takes one from ``--choices`` or the window's keys (``c`` goes through
-them, Enter confirms); :func:`match` reads a given value.
+(``read-die``), or to decline (``skip``); a battle on a multi-coloured or white square waits
+for its battle stat (``choose-stat``: the table shows the battle fought, never the stat, and
+the attack is read by its result, :data:`tabletop.live.outcomes.DECIDING`); after Wormholes'
+roll-off its winner chooses to place or to move first (``choose-order``); in The Game, once a
+side has no piece standing, the other splits its survivors (``split``: the group set apart)
+and the first takes one group (``take``), which changes who plays which piece, while every
+front dot stays its side's colour; in a OneWorld child's fight with a god (``transform``),
+the aspect the attacking child shows and the one the god announces aloud, while the child is
+eliminated whatever they are (a round among children is read off the table:
+:mod:`tabletop.live.combat`). Nothing on the table says which, so the camera cannot read
+them: while every legal action is such a choice (:func:`awaited`), the referee numbers them
+(:func:`numbered`: ``c1``, ``c2``, ...; ``c0`` declines), says them once (:func:`prompt`),
+and takes one from ``--choices`` or the window's keys (``c`` goes through them, Enter
+confirms); :func:`match` reads a given value.
 
 >>> from rules.registry import get_game
 >>> game = get_game("wormholes", {})
@@ -35,7 +37,7 @@ __all__ = ["CHOICES", "CHOICE_NOTE", "awaited", "label", "match", "numbered", "p
 #: for alone (other actions that move nothing, taken instead of a move, are read from the
 #: move after them: :data:`tabletop.live.infer.PASSES`).
 CHOICES = {
-    "battle-grounds": ("pick-die", "read-die", "skip"),
+    "battle-grounds": ("pick-die", "read-die", "skip", "choose-stat"),
     "wormholes": ("choose-order",),
     "the-game": ("split", "take"),
     "oneworld": ("transform",),  # a fight with a god only: see awaited
@@ -48,6 +50,7 @@ _LEADS = {
     "pick-die": ("{who} may move a die into the Dice Zone", "no pick"),
     "read-die": ("{who} may read one of the other side's Battle Dice", "no read"),
     "choose-order": ("{who} chooses what comes first", "decline"),
+    "choose-stat": ("{who} chooses the battle stat", ""),
     "split": ("{who} splits its survivors in two, setting apart", ""),
     "take": ("{who} takes one of the two groups", ""),
     "transform": ("{who} gives the aspect the attacking child shows", ""),
@@ -91,6 +94,8 @@ def label(game: GameRules[Any, Any], action: Any, kind: str = "") -> str:
         return " and ".join(aj["group"])
     if what == "transform":
         return "+".join(str(a).title() for a in aj["aspects"])
+    if what == "choose-stat":
+        return str(aj["stat"]).replace("-", " ").title()
     return game.notation(action)
 
 
@@ -98,12 +103,15 @@ def numbered(game: GameRules[Any, Any], actions: Sequence[Any]) -> list[tuple[st
     """(key, words, action) of each choice: ``c1``, ``c2``, ... in the rules' order, and
     ``c0`` for the decline, listed last."""
     kind = _kind(game, actions)
+    words = [label(game, a, kind) for a in actions]
+    if len(set(words)) < len(words):  # each side chooses in secret (a battle stat on white): say whose
+        words = [f"{str(game.action_to_json(a).get('player', '')).title()} {w}".strip() for a, w in zip(actions, words)]
     out, last = [], []
-    for a in actions:
+    for a, w in zip(actions, words):
         if game.action_to_json(a).get("type") == "skip":
-            last.append(("c0", label(game, a, kind), a))
+            last.append(("c0", w, a))
         else:
-            out.append((f"c{len(out) + 1}", label(game, a, kind), a))
+            out.append((f"c{len(out) + 1}", w, a))
     return out + last
 
 

@@ -30,8 +30,8 @@ from tabletop.live.board import SeenBoard
 from tabletop.live.explain import fixed_pieces, piece_classes
 from tabletop.live.infer import PASSES, legal, locations
 
-__all__ = ["Fixed", "Outcome", "awaiting_dice", "change", "engine_cells", "engine_pieces", "exact_outcomes", "seen_cells",
-           "tried"]
+__all__ = ["DECIDING", "Fixed", "Outcome", "awaiting_dice", "change", "engine_cells", "engine_pieces", "exact_outcomes",
+           "seen_cells", "through_choice", "tried"]
 
 Cells = frozenset[tuple[str, str]]
 
@@ -127,7 +127,8 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
             shows = (frozenset(after - before), frozenset(before - after))
         else:
             shows = change(before, engine_cells(game, outcome.step.state))
-        if shows == (seen_added, seen_removed):
+        if shows == (seen_added, seen_removed) or \
+                (not counted and through_choice(game, outcome.step.state, before, (seen_added, seen_removed))):
             found.append(outcome)
             ends.add(json.dumps(game.state_to_json(outcome.step.state), sort_keys=True, default=str))
     return found, len(ends) == 1
@@ -172,18 +173,65 @@ def awaiting_dice(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: 
     seen_change = change(seen_cells(base), seen_cells(seen))
     before = engine_cells(game, state)
     out = []
+    memo: dict[str, bool] = {}  # many rolls lead to one position waiting for a choice
     for action in candidates:
         for n in range(1, most + 1):
-            if any(_matches(game, state, action, faces, before, seen_change) for faces in product(range(1, 7), repeat=n)):
+            if any(_matches(game, state, action, faces, before, seen_change, memo)
+                   for faces in product(range(1, 7), repeat=n)):
                 out.append(action)
                 break
     return out
 
 
 def _matches(game: GameRules[Any, Any], state: Any, action: Any, faces: tuple[int, ...], before: Cells,
-             seen_change: tuple[Cells, Cells]) -> bool:
+             seen_change: tuple[Cells, Cells], memo: dict[str, bool] | None = None) -> bool:
     try:
         step = game.apply(state, action, Fixed(faces))
     except (RollNeededError, IllegalActionError):
         return False
-    return change(before, engine_cells(game, step.state)) == seen_change
+    if change(before, engine_cells(game, step.state)) == seen_change:
+        return True
+    if memo is None:
+        return through_choice(game, step.state, before, seen_change)
+    key = json.dumps(game.state_to_json(step.state), sort_keys=True, default=str)
+    if key not in memo:
+        memo[key] = through_choice(game, step.state, before, seen_change)
+    return memo[key]
+
+
+#: Choices the rules wait for that decide what the board then shows, though the board does not
+#: show the choice: an action that leads to one may be what the table shows once it is made.
+DECIDING = {"battle-grounds": ("choose-stat",)}
+
+
+def through_choice(game: GameRules[Any, Any], state: Any, before: Cells, seen_change: tuple[Cells, Cells],
+                   depth: int = 2) -> bool:
+    """Whether ``state`` waits for a choice of :data:`DECIDING` (a Battle Grounds battle stat,
+    chosen by one player, or by each in secret: up to ``depth`` choices in turn) some value of
+    which, with some roll of two dice for the battle, changes the board from ``before`` as
+    seen. The battle fought out on the table shows its result, never the stat: the action
+    that led to it is read, and the choice asked for (:mod:`tabletop.live.choices`)."""
+    from itertools import product
+
+    from tabletop.live.choices import awaited
+
+    kinds = DECIDING.get(game.name, ())
+    if depth <= 0 or not kinds:
+        return False
+    for choice in awaited(game, state):
+        if game.action_to_json(choice).get("type") not in kinds:
+            return False
+        for faces in [(), *product(range(1, 7), repeat=2)]:
+            try:
+                step = game.apply(state, choice, Fixed(faces))
+            except RollNeededError:
+                continue
+            except IllegalActionError:
+                break
+            if change(before, engine_cells(game, step.state)) == seen_change:
+                return True
+            if not faces and through_choice(game, step.state, before, seen_change, depth - 1):
+                return True  # the first of two secret choices: the second decides with the dice
+            if not faces:
+                break
+    return False

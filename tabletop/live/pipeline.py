@@ -235,6 +235,7 @@ class LivePipeline:
         self._cursor: tuple[Any, int] | None = None  # (state, index): the choice the c key is on
         self._undone: Any = None  # the engine state a choice was taken back to: chosen at the keys, not --choices
         self._awaited_for: tuple[Any, list[Any]] | None = None  # (engine state, the choices it awaits)
+        self._choice_waiting: tuple[Any, Any, str] | None = None  # (state, choice, how): its battle dice awaited
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -808,6 +809,9 @@ class LivePipeline:
         actions = self._awaited()
         if not actions:
             return False
+        waiting = self._choice_waiting
+        if waiting is not None and waiting[0] is self.state:  # chosen, its battle dice awaited: given now?
+            return self._choose(waiting[1], result, waiting[2])
         if self.choices and self._undone is not self.state:
             value = self.choices.pop(0)
             action = match(self.game, actions, value)
@@ -835,16 +839,30 @@ class LivePipeline:
     def _choose(self, action: Any, result: FrameResult, how: str) -> bool:
         """Play the choice ``action`` (legal now) as any action: announced, recorded, undoable;
         the still position is read again, so a move made while it was awaited is read now.
-        Returns whether another choice is awaited after it."""
+        A choice that needs dice not given yet (a battle stat: the battle is fought next) says
+        so once and is played when the position is next read with them given. Returns whether
+        a choice is still awaited."""
         aj = self.game.action_to_json(action)
         given = list(self.rolls.given)
         try:
             step = self.game.apply(self.state, action, self.rolls)
-        except (RollNeededError, IllegalActionError) as err:
+        except RollNeededError as err:  # a battle stat chosen: the battle dice are thrown next
+            self.rolls.given[:] = given
+            self._choice_waiting = (self.state, action, how)  # played once they are given
+            self.stability.reset()  # the still position is read again each window meanwhile
+            key = "choice " + _flag_key(aj)
+            if self._roll_needed != key:  # said once per choice
+                self._roll_needed = key
+                where = ("Throw them and type them in the window (keys 1 to 6)" if self.rolls.typed
+                         else "Give them with --rolls or --roll-dice")
+                self._announce(result, f"A roll is needed: {err}. {where}.", "info")
+                self._event("roll-needed", action=aj, reason=str(err))
+            return True
+        except IllegalActionError as err:
             self.rolls.given[:] = given
             self._announce(result, f"Choice not played: {err}.", "illegal")
             return True
-        self._cursor = None
+        self._cursor = self._choice_waiting = None
         self.stability.reset()
         reading = Reading("legal", action, aj, self.game.verdict(self.state, action), note=f"{CHOICE_NOTE}: {how}")
         self._commit(reading, step, self.base, result)

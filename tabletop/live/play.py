@@ -95,11 +95,11 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                            "window, keys 0 to 6 add the dice thrown")
     play.add_argument("--choices", type=_choices, default=[], metavar="C,C,...",
                       help="choices the board cannot show, used in order each time the rules wait for one (a "
-                           "Battle Grounds Dice Zone pick or its decline, a Super Sense read; Wormholes' order of "
+                           "Battle Grounds Dice Zone pick or its decline, a Super Sense read, a battle stat; Wormholes' order of "
                            "play; The Game's split of the survivors and the group taken; in a OneWorld fight with a "
                            "god, the aspect the child shows and the one the god announces): the key the referee "
                            "says (c1, c2, ...; c0 declines; or 1, 2, 0) or the choice's words (a die's name, "
-                           "'Rally for Team-Up', 'no pick' or skip, an aspect), e.g. 'Heroic Stand,c0'; "
+                           "'Rally for Team-Up', 'no pick' or skip, an aspect, a stat), e.g. 'Heroic Stand,c0'; "
                            "one that is none of the choices then is refused and said; with a window, c goes "
                            "through the choices and Enter chooses")
     play.add_argument("--roll-dice", type=int, default=None, metavar="SEED",

@@ -14,7 +14,7 @@ import pytest
 from rules.core import CHANCE
 from tabletop.live.choices import CHOICES, awaited
 from tabletop.live.infer import PASSES
-from tabletop.live.outcomes import engine_cells
+from tabletop.live.outcomes import DECIDING, engine_cells
 from tabletop.live.pipeline import LivePipeline, Rolls
 from tabletop.live.record import LiveRecord
 from tabletop.live.window import Controls, handle_key
@@ -175,8 +175,10 @@ NOT_CHOICES = {"oneworld": {"transform"}, "when-gods-collide": {"tile"}}
 def test_every_wait_the_board_cannot_show_is_a_choice_and_nothing_else_is(name: str) -> None:
     """On every position of the bundled records: the rules wait for a choice (``awaited``)
     exactly where every legal action leaves the board as it is and is no pass (read from the
-    move after it) nor a wait named in :data:`NOT_CHOICES`, and at OneWorld's fights with a
-    god (the child is eliminated whatever the aspects: the table shows neither)."""
+    move after it) nor a wait named in :data:`NOT_CHOICES`; and at OneWorld's fights with a
+    god (the child is eliminated whatever the aspects: the table shows neither) and Battle
+    Grounds' battle stats (the table shows the battle, not the stat:
+    :data:`tabletop.live.outcomes.DECIDING`)."""
     game, states, _ = _replay(name)
     for i, s in enumerate(states):
         if CHANCE in game.to_move(s) or game.outcome(s) is not None:
@@ -187,8 +189,9 @@ def test_every_wait_the_board_cannot_show_is_a_choice_and_nothing_else_is(name: 
         unseen = bool(acts) and not kinds & (set(PASSES.get(name, ())) | NOT_CHOICES.get(name, set())) \
             and all(_changes_nothing(game, s, a) for a in acts)
         god = name == "oneworld" and s.combat is not None and s.combat.against_god
-        assert awaited(game, s) == (acts if unseen or god else []), (i, kinds)
-        assert not (unseen or god) or kinds <= set(CHOICES[name])
+        deciding = bool(acts) and kinds <= set(DECIDING.get(name, ()))  # a battle stat: the board shows the battle
+        assert awaited(game, s) == (acts if unseen or god or deciding else []), (i, kinds)
+        assert not (unseen or god or deciding) or kinds <= set(CHOICES[name])
 
 
 def test_a_game_without_such_choices_is_read_as_before() -> None:

@@ -1,0 +1,121 @@
+"""Battle Grounds' battle stat in the live referee: a battle on a white square waits for a stat
+that the board never shows, while the table shows the battle's result. The attack is read by
+what it leaves (won or lost, through every stat and roll), the stat asked for as a choice the
+board cannot show (``tabletop.live.choices``), and the battle fought with the dice given. The
+board is read by a perfect detector (the harness of ``test_live_outcomes``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.registry import get_game
+from tabletop.live.choices import numbered
+from tabletop.live.outcomes import Fixed
+from tabletop.live.pipeline import Rolls
+
+from .test_live_outcomes import Harness, _board, _replay, _same, feed, hand
+
+#: North to play; North's Bullseye (b3) may attack South's Black Widow on the white square b4
+#: (a position of a seeded playout from the bundled record).
+POSITION = {
+    "phase": "play", "to_play": "north", "turn": 10, "passes": 0,
+    "board": {"a1": "rhino", "a6": "rogue", "a7": "iron-man", "b1": "venom", "b2": "green-goblin",
+              "b3": "bullseye", "b4": "black-widow", "b7": "spider-man", "c1": "loki", "c2": "hydra-agent",
+              "c6": "falcon", "c7": "silver-surfer", "d1": "thanos", "d2": "aim-agent", "d6": "jubilee",
+              "d7": "doctor-strange", "e1": "mystique", "e2": "sandman", "e6": "storm", "e7": "daredevil",
+              "f1": "emma-frost", "f2": "sabretooth", "f6": "wolverine", "f7": "professor-x"},
+    "hypnotized": [], "holding": {"south": [], "north": []}, "dice_zone": {"south": [], "north": []},
+    "dice_read": {"south": [], "north": []}, "battle": None, "pending": [],
+}
+ATTACK = {"type": "move", "piece": "bullseye", "from": "b3", "to": "b4"}
+
+
+def _game() -> Any:
+    game, _, _ = _replay("battle-grounds")
+    return get_game("battle-grounds", game.options_to_json())
+
+
+def _battle(game: Any, stat: str, roll_off: list[int], fight: list[int]) -> tuple[Any, Any]:
+    """(the position, the position once the attack is made, the stat chosen and the battle fought)."""
+    s = game.state_from_json(POSITION)
+    mid = game.apply(s, game.action_from_json(ATTACK), Fixed(roll_off)).state
+    choice = {"type": "choose-stat", "player": game.to_move(mid)[0], "stat": stat}
+    return s, game.apply(mid, game.action_from_json(choice), Fixed(fight)).state
+
+
+def _pipe(game: Any, state: Any, rolls: list[int], choices: list[str] | None = None, typed: bool = False) -> Harness:
+    r = Rolls(rolls)
+    r.typed = typed
+    return Harness(game, state, None, None, None, rolls=r, window_s=0.3,
+                   **({"choices": choices} if choices is not None else {}))
+
+
+def test_an_attack_won_on_white_asks_for_the_stat_and_fights_with_the_dice_given() -> None:
+    """The attacker stands on b4, the defender gone: the attack is read, the roll-off's
+    chooser is asked for the stat (``--choices Strength``), the battle fought with the dice
+    given, and the referee ends where the table is."""
+    game = _game()
+    s, end = _battle(game, "strength", [2, 5], [6, 1])
+    pipe = _pipe(game, s, [2, 5, 6, 1], ["Strength"])
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [_board(game, end)] * 4, t)
+    assert _same(game, pipe.state, end), pipe.announced
+    said = [text for kind, text in pipe.announced if kind == "legal"]
+    assert any("South chooses Strength as the battle stat." in text for text in said), said
+    assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
+
+
+def test_an_attack_lost_on_white_is_read_by_its_result_and_its_dice_and_stat_asked_for() -> None:
+    """The attacker gone, the defender still on b4: no move shows, the attack is read by what
+    it leaves (some stat and roll lose it), its roll-off asked for; once typed, the stat is
+    asked for, numbered; chosen at the keys, the battle's dice are asked for; once typed,
+    the battle is fought and the referee ends where the table is."""
+    game = _game()
+    s, end = _battle(game, "strength", [2, 5], [1, 6])
+    pipe = _pipe(game, s, [], typed=True)
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    t = feed(pipe, [_board(game, end)] * 4, t)
+    assert any(text.startswith("A roll is needed") for _, text in pipe.announced), pipe.announced
+    assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
+    for die in (2, 5):
+        pipe.rolls.type(die)
+    t = feed(pipe, [_board(game, end)] * 4, t)
+    prompts = [text for _, text in pipe.announced if text.startswith("South chooses the battle stat:")]
+    assert prompts and prompts[0].startswith("South chooses the battle stat: c1 Intelligence, c2 Strength, c3 Speed, "
+                                             "c4 Durability, c5 Energy Projection, c6 Fighting Skills."), pipe.announced
+    pipe.next_choice()
+    pipe.next_choice()  # c2 Strength
+    assert "A roll is needed" in pipe.choose_current()
+    for die in (1, 6):
+        pipe.rolls.type(die)
+    pipe.choose_current()
+    assert _same(game, pipe.state, end), pipe.announced
+    assert any("Bullseye goes to south's Holding Zone" in text for _, text in pipe.announced)
+
+
+def test_a_battle_stat_given_before_its_dice_waits_for_them() -> None:
+    """``--choices Strength`` with the battle dice not given: the choice is taken, its roll
+    said once, and played once the dice are typed."""
+    game = _game()
+    s, end = _battle(game, "strength", [2, 5], [6, 1])
+    pipe = _pipe(game, s, [2, 5], ["Strength"], typed=True)
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    t = feed(pipe, [_board(game, end)] * 6, t)
+    assert pipe.choices == [] and pipe.state.battle is not None
+    assert len([text for _, text in pipe.announced if text.startswith("A roll is needed")]) == 1, pipe.announced
+    for die in (6, 1):
+        pipe.rolls.type(die)
+    feed(pipe, [_board(game, end)] * 4, t)
+    assert _same(game, pipe.state, end) and pipe.choices == [], pipe.announced
+
+
+def test_secret_stats_of_both_sides_are_numbered_with_their_owner() -> None:
+    """A roll-off tie: each side chooses its stat in secret; the twelve choices say whose."""
+    game = _game()
+    s = game.state_from_json(POSITION)
+    mid = game.apply(s, game.action_from_json(ATTACK), Fixed([3, 3])).state
+    from tabletop.live.choices import awaited
+
+    words = [w for _, w, _ in numbered(game, awaited(game, mid))]
+    assert len(words) == 12 and len(set(words)) == 12
+    assert "North Strength" in words and "South Strength" in words
