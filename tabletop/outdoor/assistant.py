@@ -225,6 +225,8 @@ class Change:
     #: knocked down: its id there.
     target: str | None = None
     down: str | None = None
+    #: The piece that did it (moved, closed in, walked off): its id in the position after.
+    by: str | None = None
 
 
 def changes(before: FieldReport, after: FieldReport) -> list[Change]:
@@ -271,19 +273,20 @@ def changes(before: FieldReport, after: FieldReport) -> list[Change]:
         target = _closed_in_on(p, q, before.pieces, opts) if moved <= reach + MEASURE else None
         if target is not None:
             closed[target.id] = p.id
-            out.append(Change(f"{who} closed in on {target.id} to act.", p.side, target=target.id))
+            out.append(Change(f"{who} closed in on {target.id} to act.", p.side, target=target.id, by=q.id))
             continue
         plan = plan_move(p, q.at, q.facing, observed, standing == 1, opts)
         if isinstance(plan, Verdict):
             off = q.id if off_field(q.at, opts) else None
-            out.append(Change(f"{who}: {plan.message}" + (" It is out of play." if off else ""), p.side, off))
+            out.append(Change(f"{who}: {plan.message}" + (" It is out of play." if off else ""), p.side, off,
+                              by=q.id))
         elif plan.leaves:
             out.append(Change(f"{who} moved {inches(plan.distance)} and left the field at the {plan.edge} edge.",
-                              p.side, q.id))
+                              p.side, q.id, by=q.id))
         else:
             limit = opts.observed_move if observed else opts.unobserved_move
             out.append(Change(f"{who} moved {inches(moved)} ({'observed' if observed else 'unobserved'}: "
-                              f"{inches(limit)} allowed).", p.side))
+                              f"{inches(limit)} allowed).", p.side, by=q.id))
     for p in gone:
         out.append(_gone(p, before, closed, fld, reach))
     return out

@@ -7,8 +7,9 @@ seconds with no hand over the field (the pieces and sides most of the window's f
 :func:`averaged`); then the session says
 what changed since the last settled position (:func:`tabletop.outdoor.assistant.changes`:
 moves judged, pieces closing in to act, knocked down or gone off the field; pieces read off
-the field are out of play from then on) and what each piece may do now (only the pieces
-whose advice changed), and when a side has no piece left or the field is empty. A piece that
+the field are out of play from then on), whose go it is next (:mod:`tabletop.outdoor.order`),
+what each piece may do now (only the pieces whose advice changed), and when a side has no
+piece left or the field is empty. A piece that
 a piece put down in front of it hides from the camera, or that the detector misses where no
 hand came since the last still position or where the picture shows its place as it was, is
 kept where it was last seen
@@ -41,6 +42,7 @@ from tabletop.outdoor.assistant import (
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
 from tabletop.outdoor.memory import KEPT, STILL, dot_gone, out_of_sight, place_likeness
+from tabletop.outdoor.order import Order
 from tabletop.outdoor.readings import PieceReading, name_pieces
 
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
@@ -159,6 +161,8 @@ class OutdoorSession:
         #: Where pieces said to have left the field lie, still in sight inside its edge (an
         #: unobserved piece stopped within the tolerance of it): out of play while they lie there.
         self._left: list[tuple[str, FieldPoint]] = []
+        #: Whose go it is (The Game's order of play), from the goes seen this sequence.
+        self.order = Order()
 
     def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool,
                picture: tuple[Any, Any] | None = None) -> FieldReport:
@@ -172,6 +176,7 @@ class OutdoorSession:
         report = in_play(assess(readings, getattr(self.assistant, "options", None)))  # a log may hold one past the edge
         self.settled, self.sequence, self.placing = report, sequence, placing
         self._down, self._left = [], []
+        self.order = Order()  # the goes before the log's last position are not in it: taken turn by turn from here
         self.said = {r.id: report.advice[r.id].sentence() for r in report.readings}
         self._settled_picture = picture
         self._hands = [UNWATCHED]  # nobody watched between the sessions: a hand may have reached any piece
@@ -257,10 +262,10 @@ class OutdoorSession:
                 self._left += [(r.side, r.centre) for r in on_field.readings if r.id in left]
                 on_field = assess([r for r in on_field.readings if r.id not in left], on_field.options)
             movers = {c.side for c in said if c.side}
-            if len(movers) == 1 and on_field.readings:  # one side moved or acted: the other is to move
-                other = [s for s in report.options.sides if s not in movers]
-                if other and any(r.side == other[0] for r in on_field.readings):
-                    self.say(f"{other[0].capitalize()} to move.", "info")
+            went = {c.by for c in said if c.by}  # the pieces that had their go (ids in the position now)
+            nxt = self.order.after(next(iter(movers)) if len(movers) == 1 else None, went, on_field)
+            if nxt:
+                self.say(nxt, "info")
         report = on_field
         sides = {r.side for r in report.readings}
         if self.settled is not None and not self.placing:
@@ -274,6 +279,7 @@ class OutdoorSession:
                              "it walks towards the nearest edge until it leaves the field.", "info")
             if before and not sides:
                 self._down, self._left = [], []
+                self.order.reset()
                 self.sequence += 1
                 self.placing = True
                 total = getattr(getattr(self.assistant, "options", None), "sequences", 7)

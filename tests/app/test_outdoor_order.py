@@ -1,0 +1,82 @@
+"""Whose go it is outdoors (``tabletop.outdoor.order``): the engine's order of play followed
+from the goes the camera sees: sides take turns, a side with nothing left to do is skipped,
+the action phase follows when pieces stand within action range, and the turn ends."""
+
+from __future__ import annotations
+
+from rules.geometry import FieldPoint
+from rules.the_game.shapes import Footprint
+from tabletop.outdoor.assistant import assess
+from tabletop.outdoor.order import Order
+from tabletop.outdoor.readings import PieceReading
+
+DISC = Footprint.ellipse(1.0, 1.0)
+
+
+def _field(*pieces: tuple[str, float, float]) -> object:
+    return assess([PieceReading(pid, "red" if pid[0] == "R" else "blue", FieldPoint(x, y), 90.0, DISC,
+                                (0, 0, 1, 1), 1.0) for pid, x, y in pieces])
+
+
+def test_a_side_with_no_piece_left_to_go_is_skipped() -> None:
+    """Red has three pieces, Blue one: once B1 has moved, Red moves twice in a row; then the
+    turn ends (nobody within action range) and the first side goes first again."""
+    order = Order()
+    assert order.after("red", {"R1"}, _field(("R1", 3, 8), ("R2", 10, 4), ("R3", 16, 4), ("B1", 12, 20))) \
+        == "Blue to move."
+    assert order.after("blue", {"B1"}, _field(("R1", 3, 8), ("R2", 10, 4), ("R3", 16, 4), ("B1", 12, 16))) \
+        == "Red to move."
+    assert order.after("red", {"R2"}, _field(("R1", 3, 8), ("R2", 10, 8), ("R3", 16, 4), ("B1", 12, 16))) \
+        == "Red to move."
+    assert order.after("red", {"R3"}, _field(("R1", 3, 8), ("R2", 10, 8), ("R3", 16, 8), ("B1", 12, 16))) \
+        == "Turn 2: Red to move."
+
+
+def test_the_action_phase_follows_when_pieces_stand_within_range() -> None:
+    """Once every piece has moved, R1 and B1 stand half an inch apart: the action phase, Red
+    (first this sequence) to act; once R1 has closed in, Blue's B1 is still in range: Blue to
+    act; then the turn ends."""
+    order = Order()
+    assert order.after("red", {"R1"}, _field(("R1", 12, 10), ("B1", 12, 16))) == "Blue to move."
+    assert order.after("blue", {"B1"}, _field(("R1", 12, 10), ("B1", 12, 11.5))) == \
+        "Turn 1: the action phase. Red to act."
+    assert order.after("red", {"R1"}, _field(("R1", 12, 10.2), ("B1", 12, 11.5))) == "Blue to act."
+    assert order.after("blue", {"B1"}, _field(("R1", 12, 10.2), ("B1", 12, 11.4))) == "Turn 2: Red to move."
+
+
+def test_the_first_side_goes_first_in_every_phase() -> None:
+    """Blue went first: after Red's last move, the next turn starts with Blue."""
+    order = Order()
+    assert order.after("blue", {"B1"}, _field(("R1", 3, 4), ("B1", 20, 16))) == "Red to move."
+    assert order.after("red", {"R1"}, _field(("R1", 3, 8), ("B1", 20, 16))) == "Turn 2: Blue to move."
+
+
+def test_no_go_or_goes_of_both_sides_say_nothing() -> None:
+    order = Order()
+    assert order.after(None, set(), _field(("R1", 3, 4), ("B1", 20, 16))) is None
+    assert order.after("red", {"R1"}, _field()) is None
+
+
+def test_a_session_says_whose_go_it_is_as_the_order_of_play_has_it() -> None:
+    """Through the live session: Red has two pieces, Blue one. After R1 and B1 moved, Red is
+    to move again (not Blue, as plain turn-taking would say); after R2, the turn ends."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    from .test_outdoor import _frame, _Stub, reading
+
+    positions = [
+        [reading("R1", 4, 4, 90), reading("R2", 20, 4, 90), reading("B1", 12, 20, 270)],
+        [reading("R1", 4, 8, 90), reading("R2", 20, 4, 90), reading("B1", 12, 20, 270)],
+        [reading("R1", 4, 8, 90), reading("R2", 20, 4, 90), reading("B1", 12, 16, 270)],
+        [reading("R1", 4, 8, 90), reading("R2", 20, 8, 90), reading("B1", 12, 16, 270)],
+    ]
+    frames = []
+    for k, pieces in enumerate(positions):
+        frames += ([_frame(pieces, hands=[(0, 0, 10, 10)])] if k else []) + [_frame(pieces)] * 4
+    said: list[str] = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    session.placing = False
+    for i in range(len(frames)):
+        session.process(None, 0.1 * i)
+    turns = [s for s in said if s.endswith(("to move.", "to act."))]
+    assert turns == ["Blue to move.", "Red to move.", "Turn 2: Red to move."], said
