@@ -173,7 +173,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
 
     def settled(report: Any, sequence: int, placing: bool) -> None:
         if log is not None:
-            log.position(report, sequence, placing, picture=session.settled_picture)
+            log.position(report, sequence, placing, picture=session.settled_picture, memo=session.memo())
 
     session = OutdoorSession(helper, announce, args.window_s, on_settle=settled)
     if held is not None and held.readings is not None:
@@ -182,7 +182,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
             picture = read_still(args.resume, held.positions)
         except RecordError as err:
             say(f"note: the last position's picture is not used: {err}")
-        session.resume(held.readings, held.sequence, held.placing, picture)
+        session.resume(held.readings, held.sequence, held.placing, picture, held.memo)
     elif held is not None:
         announce("Resumed: no still position was read before; reading the field afresh.", "info")
     paths = iter(getattr(source, "paths", []))

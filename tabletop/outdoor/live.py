@@ -27,7 +27,7 @@ play``'s) two-click measuring through :class:`~tabletop.outdoor.measure.ClickMea
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.geometry import FieldPoint
@@ -42,7 +42,7 @@ from tabletop.outdoor.assistant import (
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
 from tabletop.outdoor.memory import KEPT, STILL, dot_gone, out_of_sight, place_likeness
-from tabletop.outdoor.order import Order
+from tabletop.outdoor.order import Order, place_json
 from tabletop.outdoor.readings import PieceReading, name_pieces
 
 __all__ = ["OutdoorSession", "averaged", "click_to_measure", "play_frame", "position_key", "register_play_window"]
@@ -157,7 +157,7 @@ class OutdoorSession:
         self.placing = True
         self._settled_picture: tuple[Any, Any] | None = None
         #: Where pieces said to be knocked down stood, this sequence: one seen there again was not.
-        self._down: list[PieceReading] = []
+        self._down: list[tuple[str, FieldPoint]] = []
         #: Where pieces said to have left the field lie, still in sight inside its edge (an
         #: unobserved piece stopped within the tolerance of it): out of play while they lie there.
         self._left: list[tuple[str, FieldPoint]] = []
@@ -165,18 +165,22 @@ class OutdoorSession:
         self.order = Order()
 
     def resume(self, readings: Sequence[PieceReading], sequence: int, placing: bool,
-               picture: tuple[Any, Any] | None = None) -> FieldReport:
+               picture: tuple[Any, Any] | None = None, memo: Mapping[str, Any] | None = None) -> FieldReport:
         """Continue a session from a settled position it left (:mod:`tabletop.outdoor.log`):
         the next still position is compared with ``readings``, in sequence ``sequence``, the
         pieces still being put down if ``placing``; ``picture``: that position's frame and its
         view (:attr:`settled_picture`, kept beside the log), to tell whether a piece missed
         then still stands where it was (``None``: such a piece is not kept). Nobody watched
         the field meanwhile, so a piece missing then may have been lifted (:data:`UNWATCHED`).
-        Says the position and returns it."""
+        ``memo``: what the session knew then beyond the pieces, as the log read it back
+        (:func:`tabletop.outdoor.log.read_log`: ``down`` and ``left``, (side, point) places;
+        ``order``, an :class:`~tabletop.outdoor.order.Order`). Says the position and returns it."""
         report = in_play(assess(readings, getattr(self.assistant, "options", None)))  # a log may hold one past the edge
         self.settled, self.sequence, self.placing = report, sequence, placing
-        self._down, self._left = [], []
-        self.order = Order()  # the goes before the log's last position are not in it: taken turn by turn from here
+        memo = memo or {}
+        self._down = list(memo.get("down", []))
+        self._left = list(memo.get("left", []))
+        self.order = memo.get("order") or Order()
         self.said = {r.id: report.advice[r.id].sentence() for r in report.readings}
         self._settled_picture = picture
         self._hands = [UNWATCHED]  # nobody watched between the sessions: a hand may have reached any piece
@@ -187,6 +191,14 @@ class OutdoorSession:
         else:
             self.say(f"Resumed sequence {sequence}{' (setting up)' if placing else ''}: {counts} pieces.", "info")
         return report
+
+    def memo(self) -> dict[str, Any]:
+        """What the session knows beyond the settled position's pieces, for the log to keep
+        (:meth:`resume` takes it back): where pieces said to be knocked down stood (one seen
+        standing there again is said so), where pieces said to have left the field lie
+        (out of play while they lie there), and whose go it is (:class:`~tabletop.outdoor.order.Order`)."""
+        return {"down": [place_json(p) for p in self._down], "left": [place_json(p) for p in self._left],
+                "order": self.order.to_json()}
 
     @property
     def settled_picture(self) -> tuple[Any, Any] | None:
@@ -256,7 +268,7 @@ class OutdoorSession:
             for c in said:
                 self.say(c.text, "illegal" if "too far" in c.text or "must" in c.text else "legal")
             self._standing_again(self.settled, on_field)
-            self._down += [r for c in said if c.down and (r := self.settled.reading(c.down)) is not None]
+            self._down += [(r.side, r.centre) for c in said if c.down and (r := self.settled.reading(c.down)) is not None]
             left = {c.out_of_play for c in said if c.out_of_play}
             if left:
                 self._left += [(r.side, r.centre) for r in on_field.readings if r.id in left]
@@ -308,7 +320,7 @@ class OutdoorSession:
         pairs = pair_nearest([(r.side, r.centre) for r in before.readings], [(q.side, q.centre) for q in after.readings])
         new = [q for j, q in enumerate(after.readings) if j not in set(pairs.values())]
         for q in new:
-            was = next((d for d in self._down if d.side == q.side and d.centre.distance(q.centre) <= STILL), None)
+            was = next((d for d in self._down if d[0] == q.side and d[1].distance(q.centre) <= STILL), None)
             if was is not None:
                 self._down.remove(was)
                 self.say(f"{q.side.capitalize()} {q.id} stands where a piece was said to be knocked down: it was not, "

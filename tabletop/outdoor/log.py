@@ -17,7 +17,11 @@ announcement (``said``; ``kind``: ``info``, ``legal`` or ``illegal``) and each s
 position (``position``: the ``sequence`` being played, whether its pieces are still being put
 down, ``placing``, and every piece as read, or kept where it was last seen: ``method``
 ``kept``; ``box`` is the piece's box in the frame it was last seen in, in pixels, ``null``
-when not known). A
+when not known; then what the session knew beyond the pieces: ``down``, where pieces said to
+be knocked down stood, and ``left``, where pieces said to have left the field lie, each a
+list of ``{"side": ..., "at": {"x": ..., "y": ...}}``, and ``order``, whose go it is:
+``{"first": "red", "phase": "movement", "turn": 2, "done": [places of the pieces that had
+their go]}``; a log written without them resumes with none). A
 resumed session starts from the log's last position: the next still position is compared
 with it, as if the session had never stopped. A last line cut short by a crash is dropped
 when the log is resumed; any other line that cannot be read is refused, with its number, and
@@ -41,7 +45,7 @@ import contextlib
 import json
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -63,6 +67,7 @@ from rules.the_game.options import TheGameOptions, footprint_from_json, point_fr
 from tabletop.errors import RecordError
 from tabletop.live.record import kept_bytes, stamp, trim_to
 from tabletop.outdoor.assistant import FieldReport
+from tabletop.outdoor.order import Order, places
 from tabletop.outdoor.readings import PieceReading
 
 if TYPE_CHECKING:
@@ -95,6 +100,10 @@ class LoggedSession:
     positions: int
     said: int
     kept: int
+    #: What the session knew beyond the pieces at its last position (``down``, ``left``:
+    #: lists of (side, point); ``order``: an :class:`~tabletop.outdoor.order.Order`); empty
+    #: for a log written before these were kept.
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 class FieldLog:
@@ -136,12 +145,13 @@ class FieldLog:
         self._write({"time": stamp(t), "said": text, "kind": kind})
 
     def position(self, report: FieldReport, sequence: int, placing: bool, t: float | None = None,
-                 picture: tuple[np.ndarray, FieldView] | None = None) -> None:
+                 picture: tuple[np.ndarray, FieldView] | None = None, memo: dict[str, Any] | None = None) -> None:
         """Log a settled position: its pieces, the sequence and whether pieces are being put
         down; ``picture``, its frame and view, is kept beside the log (``None``: the picture
-        of an earlier position is no longer used)."""
-        self._write({"time": stamp(t), "position": {"sequence": sequence, "placing": placing,
-                                                    "pieces": [_piece_json(r) for r in report.readings]}})
+        of an earlier position is no longer used); ``memo``, what the session knows beyond the
+        pieces (:meth:`tabletop.outdoor.live.OutdoorSession.memo`: ``down``, ``left``, ``order``)."""
+        body = {"sequence": sequence, "placing": placing, "pieces": [_piece_json(r) for r in report.readings]}
+        self._write({"time": stamp(t), "position": {**body, **(memo or {})}})
         self.positions += 1
         if picture is None:
             self._forget_still()
@@ -216,6 +226,7 @@ def read_log(path: str | os.PathLike[str]) -> LoggedSession:
         raise RecordError("", "not an outdoor session's log (not UTF-8 text; a log is JSON Lines)", source) from None
     options: TheGameOptions | None = None
     readings: tuple[PieceReading, ...] | None = None
+    memo: dict[str, Any] = {}
     sequence, placing, positions, said = 1, True, 0, 0
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
@@ -232,7 +243,7 @@ def read_log(path: str | os.PathLike[str]) -> LoggedSession:
                 options = _header(obj)
             elif isinstance(obj, dict) and "position" in obj:
                 reject_unknown(obj, _POSITION, "")
-                readings, sequence, placing = _position(obj["position"], options)
+                readings, sequence, placing, memo = _position(obj["position"], options)
                 positions += 1
             else:
                 body = as_object(obj, "")
@@ -245,7 +256,7 @@ def read_log(path: str | os.PathLike[str]) -> LoggedSession:
             raise RecordError(f"{where}: {err.field}" if err.field else where, err.detail, source) from None
     if options is None:
         raise RecordError("", "empty: an outdoor session's log starts with its header line", source)
-    return LoggedSession(options, readings, sequence, placing, positions, said, kept)
+    return LoggedSession(options, readings, sequence, placing, positions, said, kept, memo)
 
 
 def still_paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
@@ -317,10 +328,23 @@ def _header(obj: Any) -> TheGameOptions:
     return TheGameOptions.from_json(body.get("options", {}), "options")
 
 
-def _position(data: Any, options: TheGameOptions) -> tuple[tuple[PieceReading, ...], int, bool]:
+def _position(data: Any, options: TheGameOptions) -> tuple[tuple[PieceReading, ...], int, bool, dict[str, Any]]:
     where = "position"
     obj = as_object(data, where)
-    reject_unknown(obj, {"sequence", "placing", "pieces"}, where)
+    reject_unknown(obj, {"sequence", "placing", "pieces", "down", "left", "order"}, where)
+    memo: dict[str, Any] = {}
+    for key in ("down", "left"):
+        if key in obj:
+            memo[key] = [places(item, path(path(where, key), i))
+                         for i, item in enumerate(as_list(obj[key], path(where, key)))]
+    if obj.get("order") is not None:
+        memo["order"] = Order.from_json(obj["order"], path(where, "order"))
+    sides = {side for key in ("down", "left") for side, _ in memo.get(key, [])}
+    if "order" in memo:
+        sides |= memo["order"].sides()
+    unknown = sorted(sides - set(options.sides))
+    if unknown:
+        raise FormatError(where, f"side {unknown[0]!r} is not one of the game's sides ({', '.join(options.sides)})")
     sequence = get_int(obj, "sequence", where, lo=1)  # past the last sequence once the game is over
     placing = get_bool(obj, "placing", where)
     items = as_list(obj.get("pieces"), path(where, "pieces"))
@@ -328,7 +352,7 @@ def _position(data: Any, options: TheGameOptions) -> tuple[tuple[PieceReading, .
     ids = [r.id for r in readings]
     if len(set(ids)) != len(ids):
         raise FormatError(path(where, "pieces"), "two pieces with one id")
-    return readings, sequence, placing
+    return readings, sequence, placing, memo
 
 
 def _piece_json(r: PieceReading) -> dict[str, Any]:

@@ -31,13 +31,29 @@ to end only once the pieces the camera saw standing have all gone.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from rules.errors import FormatError
 from rules.geometry import FieldPoint
+from rules.jsonutil import as_list, as_object, get_int, get_str, path, reject_unknown
+from rules.the_game.options import point_from_json
 from rules.the_game.sight import within
 from tabletop.outdoor.assistant import FieldReport, pair_nearest
 from tabletop.outdoor.memory import STILL
 
-__all__ = ["Order"]
+__all__ = ["Order", "place_json", "places"]
+
+
+def places(data: Any, where: str) -> tuple[str, FieldPoint]:
+    """A (side, point) place from ``{"side": ..., "at": {"x": ..., "y": ...}}``."""
+    obj = as_object(data, where)
+    reject_unknown(obj, {"side", "at"}, where)
+    return get_str(obj, "side", where), point_from_json(obj.get("at"), path(where, "at"))
+
+
+def place_json(place: tuple[str, FieldPoint]) -> dict[str, Any]:
+    side, at = place
+    return {"side": side, "at": {"x": round(at.x, 3), "y": round(at.y, 3)}}
 
 
 class Order:
@@ -48,6 +64,34 @@ class Order:
         self.phase = "movement"
         self.turn = 1
         self._done: list[tuple[str, FieldPoint]] = []  # (side, place) of the pieces that had their go
+
+    def to_json(self) -> dict[str, Any]:
+        """The order as the outdoor log keeps it (:meth:`from_json` reads it back)."""
+        return {"first": self.first, "phase": self.phase, "turn": self.turn,
+                "done": [place_json(p) for p in self._done]}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "order") -> Order:
+        """An order from :meth:`to_json`'s object; :class:`~rules.errors.FormatError` names a
+        field that is not one."""
+        obj = as_object(data, where)
+        reject_unknown(obj, {"first", "phase", "turn", "done"}, where)
+        order = cls()
+        first = obj.get("first")
+        if first is not None and not isinstance(first, str):
+            raise FormatError(path(where, "first"), f"expected a side or null, got {first!r}")
+        order.first = first
+        order.phase = get_str(obj, "phase", where)
+        if order.phase not in ("movement", "action"):
+            raise FormatError(path(where, "phase"), f"expected movement or action, got {order.phase!r}")
+        order.turn = get_int(obj, "turn", where, lo=1)
+        order._done = [places(item, path(path(where, "done"), i))
+                       for i, item in enumerate(as_list(obj.get("done", []), path(where, "done")))]
+        return order
+
+    def sides(self) -> set[str]:
+        """The sides the order names (the first side, those of the pieces that had their go)."""
+        return {side for side, _ in self._done} | ({self.first} if self.first else set())
 
     def reset(self) -> None:
         """A new sequence: nobody has gone yet."""

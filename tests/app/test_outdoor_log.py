@@ -351,3 +351,46 @@ def test_a_side_with_no_piece_left_splits_the_survivors_unless_one_is_left(blue,
     lines = [text for _, text in said]
     assert expected in lines
     assert not any("split the survivors" in line for line in lines) or len(blue) > 1
+
+
+def test_a_knockdown_and_whose_go_it_is_come_back_from_a_log(tmp_path: Path) -> None:
+    """R1 knocks B1 down (the play has begun), the session stops; resumed from its log, B1 seen
+    standing where it was said to be knocked down is said so, and whose go it is carries on
+    from the log (B2's move ends the turn: Red went first), not afresh."""
+    log_path = tmp_path / "game.jsonl"
+    start = [reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("B2", 3, 20, 270)]
+    acted = [reading("R1", 12, 10.5, 90), reading("B2", 3, 20, 270)]
+    with FieldLog.create(log_path, TheGameOptions()) as log:
+        session = _session([_frame(start)] * 3 + [_frame(acted, hands=[(0, 0, 1280, 720)])] + [_frame(acted)] * 3,
+                           [], log)
+        session.placing = False
+        log_position = log.position
+        session.on_settle = lambda report, sequence, placing: log_position(report, sequence, placing,
+                                                                           memo=session.memo())
+        _play(session, 7)
+    position = [json.loads(x) for x in log_path.read_text().splitlines() if "position" in x][-1]["position"]
+    assert position["down"] == [{"side": "blue", "at": {"x": 12.0, "y": 11.5}}]
+    assert position["order"]["first"] == "red" and position["order"]["phase"] == "movement"
+    log, held = FieldLog.resume(log_path)
+    assert [(side, at.x, at.y) for side, at in held.memo["down"]] == [("blue", 12.0, 11.5)]
+    moved = [reading("R1", 12, 10.5, 90), reading("B2", 3, 16, 270)]
+    back = [reading("R1", 12, 10.5, 90), reading("B1", 12, 11.5, 270), reading("B2", 3, 16, 270)]
+    said: list[tuple[str, str]] = []
+    hand = [(0, 0, 1280, 720)]
+    with log:
+        again = _session([_frame(moved, hands=hand)] + [_frame(moved)] * 3 + [_frame(back, hands=hand)]
+                         + [_frame(back)] * 3, said, log)
+        again.resume(held.readings, held.sequence, held.placing, memo=held.memo)
+        _play(again, 8)
+    texts = [text for _, text in said]
+    assert texts[1:3] == ["Blue B1 moved 4 inches (observed: 6 inches allowed).", "Turn 2: Red to move."], texts
+    assert "Blue B1 stands where a piece was said to be knocked down: it was not, and is in play." in texts, texts
+
+
+def test_a_log_whose_memo_names_an_unknown_side_is_refused(tmp_path: Path) -> None:
+    log_path = tmp_path / "game.jsonl"
+    with FieldLog.create(log_path, TheGameOptions()) as log:
+        log.position(assess([reading("R1", 12, 6, 90)]), 1, False,
+                     memo={"down": [{"side": "green", "at": {"x": 1, "y": 2}}], "left": [], "order": None})
+    with pytest.raises(RecordError, match="line 2: position: side 'green' is not one of the game's sides"):
+        read_log(log_path)
