@@ -109,10 +109,28 @@ class Stability:
             return None
         board = vote([f for _, f in self._frames], self._last)
         key = board.key()
-        if key == self._accepted:
+        if key == self._accepted and not _turned(board, self._last):
             return None
         self._accepted, self._last = key, board
         return board
+
+
+def _turned(board: Any, last: Any) -> bool:
+    """The Game: whether a piece of ``board`` faces :data:`tabletop.live.infer.TURN_DEG` or
+    more away from the nearest piece of its class in ``last`` (the last accepted position)
+    within :data:`SAME_PIECE_IN`: every piece stands where it stood, and one turned on the
+    spot, so the window is a new position."""
+    from tabletop.live.infer import TURN_DEG
+
+    if last is None or board.game != "the-game":
+        return False
+    for p in board.pieces:
+        near = [q for q in last.pieces if q.cls == p.cls and math.dist(p.point, q.point) <= SAME_PIECE_IN]
+        q = min(near, key=lambda q: math.dist(p.point, q.point), default=None)
+        if p.facing is not None and q is not None and q.facing is not None \
+                and abs((p.facing - q.facing + 180.0) % 360.0 - 180.0) >= TURN_DEG:
+            return True
+    return False
 
 
 def _flicker(seen: Any) -> float:

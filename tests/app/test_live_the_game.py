@@ -274,3 +274,54 @@ def test_splitting_the_survivors_and_taking_a_group_are_choices_given_in_words_o
     pipe.choices = [keys[" and ".join(take["group"])]]
     show(pipe, field(game, states[i]))
     assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 2]))
+
+
+def _turn(board: SeenBoard, cls_index: int, by: float) -> SeenBoard:
+    pieces = list(board.pieces)
+    p = pieces[cls_index]
+    pieces[cls_index] = replace(p, facing=(p.facing + by) % 360.0)
+    return replace(board, pieces=tuple(pieces))
+
+
+def test_a_turn_on_the_spot_is_read_after_a_hand(record) -> None:
+    """A piece of the side to move, left where it stands but turned a quarter turn, is its
+    move: a turn on the spot, judged by the engine. The same with no hand, a turn under 45
+    degrees, or two pieces turned at once, is no move."""
+    game, lines, states = record
+    k = where(lines, lambda i, a: a["type"] == "move" and i > 0 and states[i].phase.value == "movement")
+    s = states[k]
+    piece = lines[k]["action"]["piece"]
+    board = field(game, s)
+    j = next(n for n, p in enumerate(game.state_to_json(s)["pieces"]) if p["id"] == piece)
+    turned = _turn(board, j, 90.0)
+    pipe = referee(game, s)
+    said = show(pipe, turned)
+    assert said and said[0].startswith(f"{piece} turns on the spot"), said
+    facing = next(p["facing"] for p in game.state_to_json(pipe.state)["pieces"] if p["id"] == piece)
+    assert math.isclose(facing, turned.pieces[j].facing, abs_tol=0.1)
+    quiet = referee(game, s)
+    quiet._accept(turned, FrameResult(1, 0.0, "accepted"), False)  # no hand: the reader's doubt
+    assert quiet.state is s
+    small = referee(game, s)
+    show(small, _turn(board, j, 30.0))
+    assert small.state is s
+    other = next(n for n in range(len(board.pieces)) if n != j)
+    both = referee(game, s)
+    show(both, _turn(turned, other, 90.0))
+    assert both.state is s
+
+
+def test_a_turn_on_the_spot_makes_a_still_window_a_new_position() -> None:
+    """Every piece where it stood, one facing a quarter turn away: the window is accepted."""
+    from tabletop.live.stability import Stability
+
+    a = SeenBoard("the-game", (SeenPiece("red-piece", None, (5.0, 5.0), (0, 0, 1, 1), 0.9, 90.0),
+                               SeenPiece("blue-piece", None, (15.0, 15.0), (0, 0, 1, 1), 0.9, 270.0)))
+    b = replace(a, pieces=(replace(a.pieces[0], facing=180.0), a.pieces[1]))
+    s = Stability(0.3)
+    assert [s.update_board(t / 10, a) is not None for t in range(5)].count(True) == 1
+    s.update_board(0.5, replace(b, hand_over_board=True))
+    assert [s.update_board(0.6 + t / 10, b) is not None for t in range(5)].count(True) == 1
+    c = replace(a, pieces=(replace(a.pieces[0], facing=160.0), a.pieces[1]))  # 20 degrees from b: the same
+    s.update_board(1.2, replace(c, hand_over_board=True))
+    assert [s.update_board(1.3 + t / 10, c) is not None for t in range(5)].count(True) == 0
