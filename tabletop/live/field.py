@@ -136,10 +136,13 @@ def field_outcomes(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, roll
     return found, len({_end(game, o.step.state) for o in found}) == 1
 
 
-def field_awaiting(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, candidates: Iterable[Any]) -> list[Any]:
+def field_awaiting(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, candidates: Iterable[Any],
+                   standing: bool = False) -> list[Any]:
     """Of ``candidates`` (acts whose die is not given), those that some roll of a d6 would
     make leave the field as seen, told apart as :func:`field_outcomes` tells them: the roll
-    is then asked for (the field shows whether it succeeded, not what it showed)."""
+    is then asked for (the field shows whether it succeeded, not what it showed). With
+    ``standing``, only rolls that leave every piece standing count (the referee rolls, and
+    the target is laid down once its roll says so)."""
     null = misfit(game, state, state, base, seen)
     fits: list[tuple[float, int, Any]] = []
     for k, action in enumerate(candidates):
@@ -148,6 +151,8 @@ def field_awaiting(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, cand
             try:
                 step = game.apply(state, action, Fixed([face]))
             except (RollNeededError, IllegalActionError):
+                continue
+            if standing and any(e.kind == "elimination" for e in step.events):
                 continue
             off = misfit(game, state, step.state, base, seen)
             if off is not None and (best is None or off < best):

@@ -9,6 +9,7 @@ move reads as "back as it was", and the next move is read from the legal positio
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +24,7 @@ from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.chance import TypedDiceError, typed_chance
 from tabletop.live.chance import describe as describe_roll
 from tabletop.live.choices import CHOICE_NOTE, awaited, match, numbered, prompt
-from tabletop.live.explain import COSTS, fixed_pieces
+from tabletop.live.explain import COSTS, fixed_pieces, piece_classes
 from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, legal, locations, passes
 from tabletop.live.motion import BoardMotion, StillFrames
 from tabletop.live.outcomes import awaiting_dice, exact_outcomes
@@ -211,6 +212,7 @@ class LivePipeline:
         self.frames = 0
         self._ready: Any = None  # a reading's action applied already (_by_outcome), for _play
         self._taken_off: SeenBoard | None = None  # a combat round revealed: the table once its dead are off
+        self._lay_down = False  # The Game: an act read standing, its die rolled here: its target may go down
         self._awaiting: Any = None  # the engine state whose move, made by hand, waits for its dice
         self.unreadable = 0  # frames that were no picture (a corrupt file, a camera hiccup)
         self.paused = False
@@ -402,9 +404,13 @@ class LivePipeline:
             self._flag(reading, result)
             return
         taken, self._taken_off = self._taken_off, None
+        lay, self._lay_down = self._lay_down, False
+        state1 = self.state
         self._play(reading, seen if taken is None else taken, result)
         if taken is not None and self.state is not state0:  # a round revealed: its dead are to come off
             self._announce(result, "Take the eliminated counters off the table.", "info")
+        if lay and self.state is not state1:  # the referee's roll knocked the target down: lay it on its side
+            self._lay_down_knocked(state1, result)
         if reading.kind in ("legal", "roll") and self.state is not state0:
             self._read_second(base0, reading, seen, result)
 
@@ -532,6 +538,28 @@ class LivePipeline:
                            self.game.verdict(self.state, fight.action), note=PASS_NOTE)
         return reading
 
+    def _lay_down_knocked(self, before: Any, result: FrameResult) -> None:
+        """The Game, after an act read with its target standing and its die rolled by the
+        referee (``--roll-dice``): each piece the roll knocked down is asked to be laid on its
+        side, and the field expected without it (the seen piece of its class nearest to where
+        it stood, within :data:`~tabletop.live.infer.JITTER_IN`), so that laying it down reads
+        as nothing new."""
+        from tabletop.live.infer import JITTER_IN, locations
+
+        standing = dict(locations(self.game.name, self.game.state_to_json(self.state)))
+        classes = piece_classes(self.game, self.game.state_to_json(before))
+        pieces = list(self.base.pieces)
+        for pid, at in locations(self.game.name, self.game.state_to_json(before)):
+            if pid in standing:
+                continue
+            near = [(math.dist(q.point, (float(at[0]), float(at[1]))), k) for k, q in enumerate(pieces)
+                    if q.cls == classes.get(pid)]
+            d, k = min(near, default=(math.inf, -1))
+            if d <= JITTER_IN:
+                pieces.pop(k)
+                self._announce(result, f"Lay {pid} on its side.", "info")
+        self.base = replace(self.base, pieces=tuple(pieces))
+
     def _on_field(self, reading: Reading, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading:
         """The Game: ``reading``, or, where the reading of one piece moving could not say (an
         illegal move, nothing, unclear) after a hand over the field and with the field seen to
@@ -646,11 +674,14 @@ class LivePipeline:
             self._ready = (state, outcome)
             return Reading("legal", outcome.action, self.game.action_to_json(outcome.action),
                            self.game.verdict(state, outcome.action), note="read by what it leaves on the field")
-        waiting = field_awaiting(self.game, state, self.base, seen, wanting) if not self.rolls.seeded else []
+        seeded = self.rolls.seeded  # the referee rolls: the target still stands until its roll says
+        waiting = field_awaiting(self.game, state, self.base, seen, wanting, standing=seeded)
         if len(waiting) == 1:
             action = waiting[0]
+            self._lay_down = seeded
             return Reading("legal", action, self.game.action_to_json(action), self.game.verdict(state, action),
-                           note="read by what it leaves on the field, once its roll is given")
+                           note="read by its closing in, its roll made by the referee" if seeded
+                           else "read by what it leaves on the field, once its roll is given")
         if waiting:
             which = " or ".join(self.game.notation(a) for a in waiting)
             return Reading("unclear", note=f"the field shows {which}: the camera cannot tell which")

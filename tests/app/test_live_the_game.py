@@ -325,3 +325,32 @@ def test_a_turn_on_the_spot_makes_a_still_window_a_new_position() -> None:
     c = replace(a, pieces=(replace(a.pieces[0], facing=160.0), a.pieces[1]))  # 20 degrees from b: the same
     s.update_board(1.2, replace(c, hand_over_board=True))
     assert [s.update_board(1.3 + t / 10, c) is not None for t in range(5)].count(True) == 0
+
+
+def test_with_the_referee_rolling_an_act_is_read_by_its_closing_in(record: Any) -> None:
+    """``--roll-dice``: the actor closes in, its target still standing, and the referee rolls
+    the act's die. A roll that succeeds asks for the target to be laid on its side, and the
+    field with it laid down then reads as nothing new; one that fails leaves the target to
+    answer. Before, such an act was not read at all."""
+    from tabletop.dice import SeededDice
+
+    game, lines, states = record
+    i = _act(game, lines, states, True)
+    act = game.action_from_json(lines[i]["action"])
+    closed = game.apply(states[i], act, [1])  # the closing in, the target still standing
+    assert not any(e.kind == "elimination" for e in closed.events)
+    target = lines[i]["action"]["target"]
+    outcomes = {}
+    for seed in range(40):
+        step = game.apply(states[i], act, SeededDice(seed))
+        outcomes.setdefault(any(e.kind == "elimination" for e in step.events), (seed, step.state))
+    assert set(outcomes) == {True, False}
+    for down, (seed, end) in outcomes.items():
+        pipe = LivePipeline(game, states[i], None, None, None, rolls=Rolls([], seed=seed))
+        pipe.base = field(game, states[i])
+        said = show(pipe, field(game, closed.state))
+        assert same(game.state_to_json(pipe.state), game.state_to_json(end)), said
+        assert (f"Lay {target} on its side." in said) == down, said
+        if down:  # laid down: the field the engine has, nothing more to read
+            state = pipe.state
+            assert show(pipe, field(game, end)) == [] and pipe.state is state
