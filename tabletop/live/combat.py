@@ -41,9 +41,11 @@ from typing import Any
 from rules.core import GameRules
 from tabletop.live.board import SeenBoard
 from tabletop.live.infer import legal, passes
-from tabletop.live.outcomes import Outcome, change, engine_pieces, seen_cells, tried
+from tabletop.live.outcomes import Outcome, change, covers, engine_pieces, seen_cells, tried
 
-__all__ = ["RoundReading", "god_fight_after", "read_round", "round_runs", "taken_off"]
+__all__ = ["RoundReading", "god_fight_after", "read_round", "round_runs", "round_words", "taken_off"]
+
+ASPECTS = ("stone", "blade", "fog")
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def _revealed(game: GameRules[Any, Any], start: Any, last: Outcome) -> Counter[t
     cell = c.hex.label()
     shown = engine_pieces(game, start)
     for side in ("borg", "chez"):
-        for aspect in ("stone", "blade", "fog"):
+        for aspect in ASPECTS:
             shown.pop((cell, f"{side}-{aspect}"), None)
         shown.update((cell, f"{side}-{aspect}") for aspect in chosen[side])
     return shown
@@ -126,22 +128,48 @@ def _hex_counts(pieces: Counter[tuple[str, str]], cell: str) -> Counter[str]:
     return Counter({cls: n for (c, cls), n in pieces.items() if c == cell})
 
 
+#: How well a round's table fits the hex seen: every counter's class and count (exact), the
+#: classes only (like counters stacked read as one box), or the classes seen all among those
+#: the round leaves, some not seen (a counter hidden under the others of the stack).
+EXACT, CLASSES, HIDDEN = 2, 1, 0
+
+
+def _outside(pieces: Counter[tuple[str, str]], cell: str) -> frozenset[tuple[str, str]]:
+    return frozenset(k for k, n in pieces.items() if n > 0 and k[0] != cell)
+
+
+def _fit(shown: Counter[str], expected: Counter[str]) -> int | None:
+    """How the classes ``shown`` in the hex fit those a round leaves there (:data:`EXACT`,
+    :data:`CLASSES`, :data:`HIDDEN`), or ``None``: a class seen that the round does not leave."""
+    if shown == expected:
+        return EXACT
+    if set(shown) == set(expected):
+        return CLASSES
+    if not set(shown) - set(expected):
+        return HIDDEN
+    return None
+
+
 def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: SeenBoard,
                rolls: Any) -> tuple[list[RoundReading], bool]:
-    """The combat rounds (:func:`round_runs`) whose change to the board, revealed or with the
-    eliminated taken off, is exactly the change from ``base`` to ``seen`` (those whose counts
-    in the hex agree too, when any does), and whether they all end in one position. The
-    change compared is which classes each cell shows; in a combat under way, when no class
-    is new or gone, how many of each (one of two like counters eliminated)."""
-    added, removed = change(seen_cells(base), seen_cells(seen))
-    counted = not added and not removed and _combat(state) is not None  # one of two like counters fell
-    if counted:
-        added, removed = frozenset(seen.cells() - base.cells()), frozenset(base.cells() - seen.cells())
-    if not added and not removed:
+    """The combat rounds (:func:`round_runs`) whose table, revealed or with the eliminated
+    taken off, is the one ``seen`` (after ``base``, the table of ``state``), best fits only,
+    and whether they all end in one position.
+
+    Outside the combat hex, the classes each cell shows must change from ``base`` to ``seen``
+    exactly as the round changes them (an end of movement's reinforcement), but for the
+    eliminated, which their players lay beneath their Tower: a counter of their side seen at
+    its Tower hex. In the hex, the classes seen are compared with those the round leaves
+    (:func:`_fit`): every counter (exact), the classes only, or classes all among them with
+    some unseen (hidden under the stack); the best fit wins, and fits of a lesser kind are
+    not read beside it. A side whose counters in the hex were seen neither before nor now
+    may still lie hidden there: a round that leaves none of them fits no better than hidden. Before the end of movement (``state`` in its movement phase) the hex
+    must show a class new or gone: one like counter fewer in a stack is as likely a box the
+    detector missed."""
+    if base.cells() == seen.cells():
         return [], False
     before = engine_pieces(game, state)
-    seen_pieces = seen.cells()
-    found: list[tuple[bool, RoundReading, str]] = []
+    found: list[tuple[int, RoundReading, str]] = []
     for start, run in round_runs(game, state, rolls):
         cell = _combat(start).hex.label()
         end = run[-1].step.state
@@ -150,19 +178,40 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
         if shown is None:
             continue
         dead = tuple(sorted((shown - after).elements()))
+        # a side whose counters in the hex the camera saw neither before nor now: hidden under the stack
+        now = _hex_counts(seen.cells(), cell)
+        unseen = {k.split("-")[0] for k in _hex_counts(engine_pieces(game, start), cell)} - \
+            {k.split("-")[0] for k in (*_hex_counts(base.cells(), cell), *now)}
+        towers = (game.state_to_json(start).get("towers") or {})
+        beneath = {(towers[cls.split("-")[0]], f"{cls.split('-')[0]}-{a}")
+                   for _, cls in dead if towers.get(cls.split("-")[0]) for a in ASPECTS}
+        if _combat(state) is None and set(_hex_counts(base.cells(), cell)) == set(_hex_counts(seen.cells(), cell)):
+            continue  # before the end of movement, one like counter fewer is as likely a box missed
+        added, removed = change(_outside(base.cells(), cell), _outside(seen.cells(), cell))
         for revealed, pieces in ((False, after), (True, shown)):
             if revealed and not dead:
                 continue  # nobody eliminated: the table revealed is the table after
-            shows = (frozenset(pieces - before), frozenset(before - pieces)) if counted \
-                else change(frozenset(before), frozenset(pieces))
-            if shows != (added, removed):
+            lays = frozenset() if revealed else beneath
+            if not covers((added, removed), change(_outside(before, cell), _outside(pieces, cell)), lays):
                 continue
-            counts = _hex_counts(pieces, cell) == _hex_counts(seen_pieces, cell)
+            left = _hex_counts(pieces, cell)
+            fit = _fit(_hex_counts(seen.cells(), cell), left)
+            if fit is None:
+                continue
+            if any(not any(k.startswith(side) for k in left) for side in unseen):
+                fit = HIDDEN  # a side never seen in the hex may lie hidden there still: not read as fallen
             key = json.dumps(game.state_to_json(end), sort_keys=True, default=str)
-            found.append((counts, RoundReading(run, revealed, dead if revealed else ()), key))
-    if any(counts for counts, _, _ in found):
-        found = [f for f in found if f[0]]
+            found.append((fit, RoundReading(run, revealed, dead if revealed else ()), key))
+    best = max((f for f, _, _ in found), default=None)
+    found = [f for f in found if f[0] == best]
     return [r for _, r, _ in found], len({k for _, _, k in found}) == 1
+
+
+def round_words(game: GameRules[Any, Any], run: Sequence[Outcome]) -> str:
+    """A round's choices in words: ``BORG Stone+Fog against CHEZ Stone``."""
+    chosen = [game.action_to_json(o.action) for o in run]
+    return " against ".join(f"{c['side'].upper()} {'+'.join(a.title() for a in c['aspects'])}"
+                            for c in chosen if c.get("type") == "transform")
 
 
 def taken_off(board: SeenBoard, dead: Sequence[tuple[str, str]]) -> SeenBoard:

@@ -30,7 +30,7 @@ from tabletop.live.board import SeenBoard
 from tabletop.live.explain import fixed_pieces, piece_classes
 from tabletop.live.infer import PASSES, legal, locations
 
-__all__ = ["DECIDING", "Fixed", "Outcome", "awaiting_dice", "change", "engine_cells", "engine_pieces", "exact_outcomes",
+__all__ = ["DECIDING", "Fixed", "Outcome", "awaiting_dice", "change", "covers", "engine_cells", "engine_pieces", "exact_outcomes",
            "seen_cells", "through_choice", "tried"]
 
 Cells = frozenset[tuple[str, str]]
@@ -63,6 +63,20 @@ def change(before: Iterable[tuple[str, str]], after: Iterable[tuple[str, str]]) 
     """(added, removed): what ``after`` shows that ``before`` did not, and the reverse."""
     b, a = frozenset(before), frozenset(after)
     return a - b, b - a
+
+
+def covers(seen: tuple[Cells, Cells], expected: tuple[Cells, Cells], laid: Iterable[tuple[str, str]] = ()) -> bool:
+    """Whether the change ``seen`` (added, removed) is the change ``expected``, but for
+    classes gone from sight where a counter was put on top of them (a cell where ``expected``
+    adds something, or where counters are ``laid``), and for the (cell, class) of ``laid``
+    newly seen: counters laid on a pile (OneWorld's dead beneath their Tower). A counter put
+    on a Tower, a god or a stack hides what lies under it."""
+    (s_add, s_rem), (e_add, e_rem) = seen, expected
+    laid = frozenset(laid)
+    if not e_add <= s_add or not s_add - e_add <= laid or not e_rem <= s_rem:
+        return False
+    on_top = {cell for cell, _ in e_add} | {cell for cell, _ in laid}
+    return all(cell in on_top for cell, _ in s_rem - e_rem)
 
 
 @dataclass
@@ -127,7 +141,7 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
             shows = (frozenset(after - before), frozenset(before - after))
         else:
             shows = change(before, engine_cells(game, outcome.step.state))
-        if shows == (seen_added, seen_removed) or \
+        if covers((seen_added, seen_removed), shows) or \
                 (not counted and through_choice(game, outcome.step.state, before, (seen_added, seen_removed))):
             found.append(outcome)
             ends.add(json.dumps(game.state_to_json(outcome.step.state), sort_keys=True, default=str))

@@ -505,17 +505,16 @@ class LivePipeline:
         returned for the caller to play (its step kept); a round revealed leaves the board
         the engine has once its eliminated are taken off (:func:`tabletop.live.combat.taken_off`).
         A round the table shows in ways that end differently is unclear."""
-        from tabletop.live.combat import god_fight_after, read_round, taken_off
+        from tabletop.live.combat import god_fight_after, read_round, round_words, taken_off
 
         if not touched or self.base is None:
             return reading
         found, one_end = read_round(self.game, self.state, self.base, seen, self.rolls)
         if found and not one_end:
-            which = " or ".join(
-                " against ".join(self.game.notation(o.action) for o in f.run if o.action.__class__.__name__ == "Transform")
-                for f in found[:3])
-            more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
-            return Reading("unclear", note=f"the combat round could be {which}{more}: the table cannot tell which")
+            ways = list(dict.fromkeys(round_words(self.game, f.run) for f in found))
+            more = f" (or {len(ways) - 3} more)" if len(ways) > 3 else ""
+            return Reading("unclear", note=f"the combat round could be {' or '.join(ways[:3])}{more}: "
+                                           "the table cannot tell which")
         if found:
             rr = found[0]
             for outcome in rr.run[:-1]:

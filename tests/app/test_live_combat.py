@@ -187,3 +187,34 @@ def test_a_counter_added_to_a_like_counter_is_read_by_the_counts() -> None:
     t = feed(pipe, [_board(game, s), hand(_board(game, s))])
     feed(pipe, [_board(game, after)] * 4, t)
     assert _same(game, pipe.state, after), pipe.announced
+
+
+def test_covers_lets_a_counter_put_on_top_hide_what_lies_under_it() -> None:
+    """A reinforcement put on its Tower hides the Tower; the dead laid beneath their Tower may
+    show there; nothing else may differ."""
+    from tabletop.live.outcomes import covers
+
+    reinforced = (frozenset({("1412", "borg-blade")}), frozenset())
+    assert covers((frozenset({("1412", "borg-blade")}), frozenset({("1412", "borg-tower")})), reinforced)
+    assert not covers((frozenset({("1412", "borg-blade")}), frozenset({("0101", "borg-tower")})), reinforced)
+    assert not covers((frozenset(), frozenset()), reinforced)
+    laid = {("0112", "chez-stone")}
+    assert covers((frozenset({("0112", "chez-stone")}), frozenset({("0112", "chez-tower")})),
+                  (frozenset(), frozenset()), laid)
+    assert not covers((frozenset({("0112", "chez-fog")}), frozenset()), (frozenset(), frozenset()), laid)
+
+
+def test_a_side_never_seen_in_the_hex_is_not_read_as_fallen() -> None:
+    """CHEZ's Blade in 0411 is hidden under BORG's two Blades before and after: a round that
+    eliminates it fits no better than one that leaves it hidden there, so when both fit, the
+    table cannot tell which."""
+    game, states, _ = _replay("oneworld")
+    s = states[19]
+    hide = Counter({("0411", "chez-blade"): 1})
+    base = _pieces(engine_pieces(game, s) - hide)
+    found, one = read_round(game, s, base, _pieces(engine_pieces(game, s) - hide - Counter({("0411", "borg-blade"): 1})
+                                                   + Counter({("0411", "borg-stone"): 1})), Rolls([]))
+    ends = {json.dumps(game.state_to_json(f.run[-1].step.state), sort_keys=True) for f in found}
+    assert len(found) >= 2 and not one and len(ends) >= 2
+    assert any(game.state_to_json(f.run[-1].step.state)["children"] and
+               any(c["id"] == "C11" for c in game.state_to_json(f.run[-1].step.state)["children"]) for f in found)
