@@ -95,8 +95,9 @@ def round_runs(game: GameRules[Any, Any], state: Any, rolls: Any) -> list[tuple[
                    for side in sides}
         for combo in product(*(choices[s] for s in sides)):
             now, run = start, list(prefix)
-            for action in combo:
-                outcome = tried(game, now, action, rolls)
+            for action in combo:  # each with the dice the actions before it left (a reinforcement's, say)
+                left = run[-1].given_left if run else list(rolls.given)
+                outcome = tried(game, now, action, type(rolls)(left))
                 if outcome is None:
                     break
                 run.append(outcome)

@@ -218,3 +218,16 @@ def test_a_side_never_seen_in_the_hex_is_not_read_as_fallen() -> None:
     assert len(found) >= 2 and not one and len(ends) >= 2
     assert any(game.state_to_json(f.run[-1].step.state)["children"] and
                any(c["id"] == "C11" for c in game.state_to_json(f.run[-1].step.state)["children"]) for f in found)
+
+
+def test_a_reinforcement_die_used_by_the_end_of_movement_before_a_round_is_used_once() -> None:
+    """The record's lines 77 to 79: BORG ends its movement rolling 3 for a reinforcement, and
+    the round at 0605 follows, read off the table. The die went to the reinforcement: none is
+    left over for the next roll the rules ask for."""
+    game, states, _ = _replay("oneworld")
+    s = states[76]
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([3]), window_s=0.3)
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [_board(game, states[79])] * 4, t)
+    assert _same(game, pipe.state, states[79]), pipe.announced
+    assert pipe.rolls.given == []
