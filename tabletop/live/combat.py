@@ -231,12 +231,13 @@ def god_fight_after(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen
                     rolls: Any) -> Outcome | None:
     """The end of movement (with the dice given) after which a child's fight with a god is
     fought, when the table shows the attacking child gone from the god's hex and nothing else
-    changed (the child is eliminated whatever the fight): its outcome, for the referee to
-    play before asking for the two aspects. ``None`` otherwise."""
+    changed but what the end of movement changes (its reinforcement: the child is eliminated
+    whatever the fight): its outcome, for the referee to play before asking for the two
+    aspects. ``None`` otherwise."""
     if game.name != "oneworld" or _combat(state) is not None:
         return None
     added, removed = change(seen_cells(base), seen_cells(seen))
-    if added or not removed:
+    if not removed:
         return None
     before = engine_pieces(game, state)
     for action in passes(game, state):
@@ -247,6 +248,7 @@ def god_fight_after(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen
         cell = c.hex.label()
         now = engine_pieces(game, outcome.step.state)
         children = {(cell, cls) for (at, cls) in now if at == cell and not cls.endswith(("-god", "-tower"))}
-        if removed == children and change(before, frozenset(now)) == (frozenset(), frozenset()):
+        gained, lost = change(before, frozenset(now))  # a reinforcement, say
+        if (added, removed) == (gained, lost | children):
             return outcome
     return None

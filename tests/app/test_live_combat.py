@@ -231,3 +231,20 @@ def test_a_reinforcement_die_used_by_the_end_of_movement_before_a_round_is_used_
     feed(pipe, [_board(game, states[79])] * 4, t)
     assert _same(game, pipe.state, states[79]), pipe.announced
     assert pipe.rolls.given == []
+
+
+def test_a_fight_with_a_god_after_an_end_of_movement_with_a_reinforcement_is_read() -> None:
+    """The record's line 181: BORG ends its movement rolling 4 (a Blade on its Tower) with B8
+    in CHEZ's god's hex. The table shows the reinforcement and the child gone: the end of
+    movement, its aspects then asked for; not a move of B8 flagged as illegal."""
+    game, states, _ = _replay("oneworld")
+    s, after = states[180], states[181]
+    cell = after.combat.hex.label()
+    table = Counter({k: n for k, n in engine_pieces(game, after).items()
+                     if not (k[0] == cell and not k[1].endswith(("-god", "-tower")))})
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([4]), window_s=0.3)
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [_pieces(table)] * 4, t)
+    assert _same(game, pipe.state, after), pipe.announced
+    assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
+    assert any(text.startswith("Borg gives the aspect the attacking child shows") for _, text in pipe.announced)
