@@ -129,10 +129,13 @@ def prompt(game: GameRules[Any, Any], state: Any, actions: Sequence[Any]) -> str
 
 def match(game: GameRules[Any, Any], actions: Sequence[Any], value: str) -> Any | None:
     """The choice ``value`` names among ``actions``: its key (``c2``, or ``2``), its words
-    (``Heroic Stand``, ``no pick``; any case) or, for a decline, ``skip``; ``None`` when it
-    names none of them."""
+    (``Heroic Stand``, ``no pick``; any case), those words after the player's name when it
+    chooses (``South Strength``: a secret choice, said so while both sides have one to make)
+    or, for a decline, ``skip``; ``None`` when it names none of them."""
     text = " ".join(value.split()).lower()
     for key, words, action in numbered(game, actions):
-        if text in (key, key[1:], words.lower()) or (key == "c0" and text == "skip"):
+        owner = str(game.action_to_json(action).get("player", "")).lower()
+        names = {key, key[1:], words.lower()} | ({f"{owner} {words.lower()}"} if owner else set())
+        if text in names or (key == "c0" and text == "skip"):
             return action
     return None

@@ -119,3 +119,20 @@ def test_secret_stats_of_both_sides_are_numbered_with_their_owner() -> None:
     words = [w for _, w, _ in numbered(game, awaited(game, mid))]
     assert len(words) == 12 and len(set(words)) == 12
     assert "North Strength" in words and "South Strength" in words
+
+
+def test_both_secret_stats_given_with_their_owner_are_taken() -> None:
+    """A roll-off tie, ``--choices 'North Strength,South Strength'`` as the twelve choices say
+    them: once North's is in, South's six are said without the owner, and South's, named
+    with it, is still taken."""
+    game = _game()
+    s = game.state_from_json(POSITION)
+    mid = game.apply(s, game.action_from_json(ATTACK), Fixed([3, 3])).state
+    for player in ("north", "south"):
+        mid = game.apply(mid, game.action_from_json({"type": "choose-stat", "player": player, "stat": "strength"}),
+                         Fixed([6, 1])).state
+    pipe = _pipe(game, s, [3, 3, 6, 1], ["North Strength", "South Strength"])
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [_board(game, mid)] * 4, t)
+    assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
+    assert _same(game, pipe.state, mid), pipe.announced
