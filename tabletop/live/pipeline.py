@@ -23,11 +23,18 @@ from rules.errors import IllegalActionError, RollNeededError
 from tabletop.live.board import BoardMapper, Geometry, SeenBoard, implausible
 from tabletop.live.chance import TypedDiceError, typed_chance
 from tabletop.live.chance import describe as describe_roll
-from tabletop.live.choices import CHOICE_NOTE, awaited, match, numbered, prompt
+from tabletop.live.choices import CHOICE_NOTE, awaited, label, match, numbered, prompt
 from tabletop.live.explain import COSTS, fixed_pieces, piece_classes
 from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, legal, locations, passes
 from tabletop.live.motion import BoardMotion, StillFrames
-from tabletop.live.outcomes import awaiting_dice, exact_outcomes
+from tabletop.live.outcomes import (
+    DECIDING,
+    awaiting_dice,
+    change,
+    engine_cells,
+    exact_outcomes,
+    seen_cells,
+)
 from vision.detections import Detections
 
 __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls", "SECRET_NOTE"]
@@ -238,6 +245,9 @@ class LivePipeline:
         self._undone: Any = None  # the engine state a choice was taken back to: chosen at the keys, not --choices
         self._awaited_for: tuple[Any, list[Any]] | None = None  # (engine state, the choices it awaits)
         self._choice_waiting: tuple[Any, Any, str] | None = None  # (state, choice, how): its battle dice awaited
+        #: (the engine state awaiting a choice of DECIDING, the engine's cells before the action
+        #: that led to it, the change the table showed): what the battle it decides must leave
+        self._decided: tuple[Any, Any, Any] | None = None
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -805,6 +815,7 @@ class LivePipeline:
         """Take the applied ``step`` of ``reading``: the engine's new state, ``seen`` as its
         board, the announcement, the record line and, at the end, the result."""
         self._roll_needed = None
+        self._note_deciding(reading, step, seen)
         self.history.append((self.state, self.base))
         self._corrections.played(reading, step.rolls_used)
         self.state = step.state
@@ -821,6 +832,35 @@ class LivePipeline:
         if outcome is not None:
             self._announce(result, f"Game over: {outcome.winner or 'a draw'} ({outcome.reason}).", "info")
         self._offer_choice(result)  # the rules now wait for a choice: the next --choices value, or asked for
+
+    def _note_deciding(self, reading: Reading, step: Any, seen: SeenBoard) -> None:
+        """Before ``step`` is taken: when it leaves the rules waiting for a choice that decides
+        what the board shows (:data:`tabletop.live.outcomes.DECIDING`: a battle stat), what the
+        table showed it do, for :meth:`_contradicts` to hold the choice and its dice to."""
+        kinds = DECIDING.get(self.game.name, ())
+        if not kinds:
+            return
+        self._awaited_for = (step.state, awaited(self.game, step.state))  # asked for next (_offer_choice)
+        waits = any(self.game.action_to_json(a).get("type") in kinds for a in self._awaited_for[1])
+        if reading.note.startswith(CHOICE_NOTE):  # the first of two secret choices: the same battle
+            if self._decided is not None and self._decided[0] is self.state and waits:
+                self._decided = (step.state, *self._decided[1:])
+            return
+        self._decided = None
+        if waits and self.base is not None:
+            self._decided = (step.state, engine_cells(self.game, self.state),
+                             change(seen_cells(self.base), seen_cells(seen)))
+
+    def _contradicts(self, action: Any, step: Any) -> bool:
+        """Whether the choice ``action``, applied as ``step`` (the battle fought with the dice
+        given), leaves the board otherwise than the table showed the action before it do."""
+        d = self._decided
+        kinds = DECIDING.get(self.game.name, ())
+        if d is None or d[0] is not self.state or self.game.action_to_json(action).get("type") not in kinds:
+            return False
+        if any(self.game.action_to_json(a).get("type") in kinds for a in awaited(self.game, step.state)):
+            return False  # the first of two secret choices: nothing fought yet
+        return change(d[1], engine_cells(self.game, step.state)) != d[2]
 
     # -- choices the board cannot show (tabletop.live.choices) ---------------------------------
     def _awaited(self) -> list[Any]:
@@ -891,6 +931,19 @@ class LivePipeline:
         except IllegalActionError as err:
             self.rolls.given[:] = given
             self._announce(result, f"Choice not played: {err}.", "illegal")
+            return True
+        if self._contradicts(action, step):  # the battle fought ends otherwise than the table shows
+            self.rolls.given[:] = given
+            self._choice_waiting = (self.state, action, how)  # tried again with the dice typed next
+            self.stability.reset()
+            key = "contradicts " + _flag_key(aj) + str(given)
+            if self._roll_needed != key:  # said once for these dice
+                self._roll_needed = key
+                shown = ", ".join(map(str, step.rolls_used))
+                self._announce(result, f"{label(self.game, action)} with the dice given ({shown}) does not give "
+                               "what the board shows: take them back (Backspace) and type the dice thrown, or "
+                               "choose again.", "illegal")
+                self._event("choice-contradicted", action=aj, rolls=list(step.rolls_used))
             return True
         self._cursor = self._choice_waiting = None
         self.stability.reset()

@@ -136,3 +136,22 @@ def test_both_secret_stats_given_with_their_owner_are_taken() -> None:
     feed(pipe, [_board(game, mid)] * 4, t)
     assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
     assert _same(game, pipe.state, mid), pipe.announced
+
+
+def test_battle_dice_that_do_not_give_the_table_s_result_are_refused() -> None:
+    """The table shows Bullseye won on b4 (Strength, 6 against 1). Given Strength and the dice
+    1 and 6 (a battle Bullseye loses), the referee does not play a battle the table
+    contradicts: it says so, keeps waiting, and plays it once the dice thrown are typed."""
+    game = _game()
+    s, end = _battle(game, "strength", [2, 5], [6, 1])
+    pipe = _pipe(game, s, [2, 5, 1, 6], ["Strength"], typed=True)
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    t = feed(pipe, [_board(game, end)] * 4, t)
+    assert not any("Holding Zone" in text for _, text in pipe.announced), pipe.announced
+    assert pipe.state.battle is not None
+    assert any("not give what the board shows" in text for _, text in pipe.announced), pipe.announced
+    assert pipe.rolls.take_back() == 6 and pipe.rolls.take_back() == 1
+    for die in (6, 1):
+        pipe.rolls.type(die)
+    feed(pipe, [_board(game, end)] * 4, t)
+    assert _same(game, pipe.state, end), pipe.announced
