@@ -225,7 +225,7 @@ class Change:
     #: knocked down: its id there.
     target: str | None = None
     down: str | None = None
-    #: The piece that did it (moved, closed in, walked off): its id in the position after.
+    #: The piece that did it (moved, closed in, walked off, knocked one down): its id in the position after.
     by: str | None = None
 
 
@@ -288,7 +288,7 @@ def changes(before: FieldReport, after: FieldReport) -> list[Change]:
             out.append(Change(f"{who} moved {inches(moved)} ({'observed' if observed else 'unobserved'}: "
                               f"{inches(limit)} allowed).", p.side, by=q.id))
     for p in gone:
-        out.append(_gone(p, before, closed, fld, reach))
+        out.append(_gone(p, before, closed, fld, reach, found))
     return out
 
 
@@ -333,9 +333,11 @@ def _closed_in_on(p: Piece, q: Piece, pieces: Sequence[Piece], opts: TheGameOpti
     return None if best is None else best[1]
 
 
-def _gone(p: Piece, before: FieldReport, closed: dict[str, str], fld: Field, reach: float) -> Change:
+def _gone(p: Piece, before: FieldReport, closed: dict[str, str], fld: Field, reach: float,
+          found: dict[str, Piece] | None = None) -> Change:
     """What is said of a piece no longer read: knocked down by a piece of the other side in
-    range of it (the one that closed in on it, if one did), left the field (its move could
+    range of it (the one that closed in on it, if one did; when it is the only one, it had
+    its go, :attr:`Change.by`, as it acted without moving), left the field (its move could
     reach an edge), both possible, or neither (a piece lifted, or missed)."""
     opts = before.options
     who = f"{p.side.capitalize()} {p.id}"
@@ -348,7 +350,9 @@ def _gone(p: Piece, before: FieldReport, closed: dict[str, str], fld: Field, rea
     other = next((o.side for o in before.pieces if o.id in actors), None)
     by = f"{other.capitalize()} {' or '.join(actors)}" if other else ""
     if actors and (p.id in closed or not could_leave):
-        return Change(f"{who} is out of play: knocked down by {by}.", other, down=p.id)
+        actor = (found or {}).get(actors[0]) if len(actors) == 1 else None
+        return Change(f"{who} is out of play: knocked down by {by}.", other, down=p.id,
+                      by=actor.id if actor is not None else None)
     if actors:
         return Change(f"{who} is out of play: it left the field at the {edge} edge, or {by} knocked it down.", None,
                       down=p.id)

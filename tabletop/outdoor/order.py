@@ -7,8 +7,9 @@ the other side within action range. When nobody is due, the movement phase gives
 action phase, and the action phase ends the turn; the side that went first in the sequence
 goes first in every phase.
 
-The camera sees a piece move, walk off, or close in to act; :class:`Order` counts such a
-piece as having had its go, and after each still position says who goes next:
+The camera sees a piece move, walk off, close in to act, or knock one down without moving;
+:class:`Order` counts such a piece as having had its go, and after each still position says
+who goes next:
 *"Blue to move."*; once both sides' pieces have had their goes, *"Turn 1: the action phase.
 Red to act."* or *"Turn 2: Red to move."*. A piece left alone on purpose (a stay, a pass)
 shows nothing, so it still counts as due: the sides still take turns, and the phase is said
@@ -100,16 +101,19 @@ class Order:
     def after(self, side: str | None, went: Iterable[str], report: FieldReport) -> str | None:
         """Who goes next, once ``side`` had a go: its pieces ``went`` (their ids in ``report``,
         the position now) moved or closed in to act, or walked off. ``None`` when no side, or
-        both, had one (a piece gone for no reason the rules give), or no piece stands."""
-        if side is None or not report.readings:
+        both, had one (a piece gone for no reason the rules give; the goes seen still count),
+        or no piece stands."""
+        if not report.readings:
             return None
-        if self.first is None:
-            self.first = side
         went = set(went)
         # the places of the pieces that had their go, followed to where the pieces stand now
         pairs = pair_nearest(self._done, [(r.side, r.centre) for r in report.readings], STILL)
         done = set(pairs.values()) | {j for j, r in enumerate(report.readings) if r.id in went}
         self._done = [(report.readings[j].side, report.readings[j].centre) for j in sorted(done)]
+        if side is None:
+            return None
+        if self.first is None:
+            self.first = side
         for who in [s for s in report.options.sides if s != side] + [side]:
             if self._due(who, report, done):
                 return f"{who.capitalize()} {'to move' if self.phase == 'movement' else 'to act'}."

@@ -80,3 +80,35 @@ def test_a_session_says_whose_go_it_is_as_the_order_of_play_has_it() -> None:
         session.process(None, 0.1 * i)
     turns = [s for s in said if s.endswith(("to move.", "to act."))]
     assert turns == ["Blue to move.", "Red to move.", "Turn 2: Red to move."], said
+
+
+def test_goes_of_both_sides_seen_in_one_still_position_still_count() -> None:
+    """Red moved R1; then Blue's B1 and Red's R2 both moved before the camera saw the field
+    still (nobody's turn is said then). Once B2 moves, every piece has had its go: the turn
+    ends, rather than R2, which has moved, being called again."""
+    order = Order()
+    assert order.after("red", {"R1"}, _field(("R1", 3, 8), ("R2", 10, 4), ("B1", 16, 20), ("B2", 22, 20))) \
+        == "Blue to move."
+    assert order.after(None, {"B1", "R2"},
+                       _field(("R1", 3, 8), ("R2", 10, 8), ("B1", 16, 16), ("B2", 22, 20))) is None
+    assert order.after("blue", {"B2"}, _field(("R1", 3, 8), ("R2", 10, 8), ("B1", 16, 16), ("B2", 22, 16))) \
+        == "Turn 2: Red to move."
+
+
+def test_a_piece_that_knocked_one_down_without_moving_has_had_its_go() -> None:
+    """The action phase: R1, already in contact, knocks B1 down without moving (the camera
+    sees only B1 gone, "knocked down by Red R1"); Blue's B2 then closes in on R1, which stays
+    standing. R1 has acted: the turn ends, rather than R1 being called to act again."""
+    from tabletop.outdoor.assistant import changes
+
+    from .test_outdoor import reading
+
+    order = Order()
+    order.phase, order.first = "action", "red"
+    b0 = assess([reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("B2", 14.2, 10, 180)])
+    b1 = assess([reading("R1", 12, 10, 90), reading("B2", 14.2, 10, 180)])
+    b2 = assess([reading("R1", 12, 10, 90), reading("B2", 13.1, 10, 180)])
+    went = {c.by for c in changes(b0, b1) if c.by}
+    assert order.after("red", went, b1) == "Blue to act."
+    went = {c.by for c in changes(b1, b2) if c.by}
+    assert order.after("blue", went, b2) == "Turn 2: Red to move."
