@@ -58,6 +58,8 @@ class RoundReading:
     run: tuple[Outcome, ...]
     revealed: bool
     dead: tuple[tuple[str, str], ...]
+    #: (from, to, class) of what else the round moves when it ends the turn (a moving Tower).
+    moved: tuple[tuple[str, str, str], ...] = ()
 
 
 def _combat(state: Any) -> Any:
@@ -125,6 +127,18 @@ def _revealed(game: GameRules[Any, Any], start: Any, last: Outcome) -> Counter[t
     return shown
 
 
+def _moves(gone: list[tuple[str, str]], arrived: list[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
+    """(from, to, class) of each piece of ``gone`` paired with an arrival of its class: what
+    the end of the turn moves (a Tower along the edge)."""
+    out = []
+    for frm, cls in sorted(gone):
+        to = next((c for c, k in sorted(arrived) if k == cls), None)
+        if to is not None:
+            arrived.remove((to, cls))
+            out.append((frm, to, cls))
+    return tuple(out)
+
+
 def _hex_counts(pieces: Counter[tuple[str, str]], cell: str) -> Counter[str]:
     return Counter({cls: n for (c, cls), n in pieces.items() if c == cell})
 
@@ -178,7 +192,9 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
         shown = _revealed(game, start, run[-1])
         if shown is None:
             continue
-        dead = tuple(sorted((shown - after).elements()))
+        gone, new = shown - after, after - shown
+        dead = tuple(sorted(k for k in gone.elements() if k[0] == cell))  # the eliminated, in the hex
+        moved = _moves([k for k in gone.elements() if k[0] != cell], list(new.elements()))  # a Tower, say
         # a side whose counters in the hex the camera saw neither before nor now: hidden under the stack
         now = _hex_counts(seen.cells(), cell)
         unseen = {k.split("-")[0] for k in _hex_counts(engine_pieces(game, start), cell)} - \
@@ -202,7 +218,8 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
             if any(not any(k.startswith(side) for k in left) for side in unseen):
                 fit = HIDDEN  # a side never seen in the hex may lie hidden there still: not read as fallen
             key = json.dumps(game.state_to_json(end), sort_keys=True, default=str)
-            found.append((fit, RoundReading(run, revealed, dead if revealed else ()), key))
+            found.append((fit, RoundReading(run, revealed, dead if revealed else (), moved if revealed else ()),
+                          key))
     best = max((f for f, _, _ in found), default=None)
     found = [f for f in found if f[0] == best]
     return [r for _, r, _ in found], len({k for _, _, k in found}) == 1
@@ -215,15 +232,22 @@ def round_words(game: GameRules[Any, Any], run: Sequence[Outcome]) -> str:
                             for c in chosen if c.get("type") == "transform")
 
 
-def taken_off(board: SeenBoard, dead: Sequence[tuple[str, str]]) -> SeenBoard:
+def taken_off(board: SeenBoard, dead: Sequence[tuple[str, str]],
+              moved: Sequence[tuple[str, str, str]] = ()) -> SeenBoard:
     """``board`` without the counters the players are to take off: one seen piece of each
-    (cell, class) in ``dead`` (the least sure first), so that the table, once they are
+    (cell, class) in ``dead`` (the least sure first), and with what the end of the turn moves
+    (``moved``: (from, to, class), a Tower) where it goes, so that the table, once they are
     taken off, reads as the position the engine has."""
     pieces = list(board.pieces)
     for cell, cls in dead:
         mine = [p for p in pieces if p.cell == cell and p.cls == cls]
         if mine:
             pieces.remove(min(mine, key=lambda p: p.confidence))
+    for frm, to, cls in moved:
+        mine = [p for p in pieces if p.cell == frm and p.cls == cls]
+        if mine:
+            p = max(mine, key=lambda p: p.confidence)
+            pieces[pieces.index(p)] = replace(p, cell=to)
     return replace(board, pieces=tuple(pieces))
 
 

@@ -535,7 +535,7 @@ class LivePipeline:
                              outcome.step, self.base, result)
             last = rr.run[-1]
             self._ready = (self.state, last)
-            self._taken_off = taken_off(seen, rr.dead) if rr.revealed else None
+            self._taken_off = taken_off(seen, rr.dead, rr.moved) if rr.revealed else None
             return Reading("legal", last.action, self.game.action_to_json(last.action),
                            self.game.verdict(self.state, last.action),
                            note="read from the round revealed on the table" if rr.revealed

@@ -248,3 +248,27 @@ def test_a_fight_with_a_god_after_an_end_of_movement_with_a_reinforcement_is_rea
     assert _same(game, pipe.state, after), pipe.announced
     assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
     assert any(text.startswith("Borg gives the aspect the attacking child shows") for _, text in pipe.announced)
+
+
+def test_a_round_revealed_that_ends_the_turn_with_a_tower_moving_expects_the_tower_moved() -> None:
+    """With moving Towers, the round revealed at 0411 ends the turn and BORG's Tower moves
+    (1412 to 1413). Only the eliminated counter is to come off; the table the referee then
+    expects has the Tower where the engine moved it, so the table once the players took C11
+    off and moved the Tower is the position read."""
+    from rules.registry import get_game
+
+    game0, states, _ = _replay("oneworld")
+    game = get_game("oneworld", {**game0.options_to_json(), "moving_towers": "clockwise"})
+    s = game.state_from_json(game0.state_to_json(states[19]))
+    end = s
+    for side, aspects in (("borg", ["stone", "fog"]), ("chez", ["stone"])):
+        end = game.apply(end, game.action_from_json({"type": "transform", "side": side, "hex": "0411",
+                                                      "aspects": aspects}), []).state
+    shown = _revealed(game, s, "0411", {"borg": ["stone", "fog"], "chez": ["stone"]})
+    (rr,), one = read_round(game, s, _board(game, s), shown, Rolls([]))
+    assert one and rr.revealed and rr.dead == (("0411", "chez-stone"),)
+    pipe = _pipe(game, s)
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [shown] * 4, t)
+    assert _same(game, pipe.state, end)
+    assert pipe.base.cells() == _board(game, end).cells()
