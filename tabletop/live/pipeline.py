@@ -932,7 +932,8 @@ class LivePipeline:
             self.rolls.given[:] = given
             self._announce(result, f"Choice not played: {err}.", "illegal")
             return True
-        if self._contradicts(action, step):  # the battle fought ends otherwise than the table shows
+        drawn = self.rolls.seeded and len(step.rolls_used) > len(given)  # --roll-dice: the referee's roll decides
+        if not drawn and self._contradicts(action, step):  # the battle fought ends otherwise than the table shows
             self.rolls.given[:] = given
             self._choice_waiting = (self.state, action, how)  # tried again with the dice typed next
             self.stability.reset()

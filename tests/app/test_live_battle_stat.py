@@ -155,3 +155,15 @@ def test_battle_dice_that_do_not_give_the_table_s_result_are_refused() -> None:
         pipe.rolls.type(die)
     feed(pipe, [_board(game, end)] * 4, t)
     assert _same(game, pipe.state, end), pipe.announced
+
+
+def test_the_referee_s_own_battle_dice_decide_whatever_the_table_shows() -> None:
+    """``--roll-dice``: the stat given, the referee rolls the battle dice, and the battle it
+    fights is played even where the table showed the other result (no silent reroll)."""
+    game = _game()
+    s, end = _battle(game, "strength", [2, 5], [6, 1])  # the table: Bullseye won
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([2, 5], seed=3), window_s=0.3, choices=["Strength"])
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [_board(game, end)] * 4, t)
+    assert pipe.state.battle is None, pipe.announced  # fought, with the referee's dice
+    assert not any("does not give what the board shows" in text for _, text in pipe.announced)
