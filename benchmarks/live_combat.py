@@ -13,12 +13,15 @@ The board before is the position the round is fought from: the end of movement n
 when the record's round comes right after it (the round then shows that movement ended: the
 reinforcement die, if it rolled one, given as typed). The board after shows the round with
 its eliminated counters taken off, or, with ``--revealed``, the aspects revealed and the
-eliminated still in the hex (the referee then asks for them to be taken off). Each round goes
+eliminated still in the hex (the referee then asks for them to be taken off); with
+``--spread``, the counters of the combat hex after the round lie side by side rather than
+stacked, as players lay them out to reveal them (the board before is drawn stacked). Each round goes
 to a fresh ``LivePipeline`` twice: with a *truth* double (the renderer's labels as
 detections, the true board geometry) and with the shipped detector and the board pose
 tracked from the kit's markers, as ``tabletop play`` runs them (frames with sensor noise
-+-3). Counted: rounds whose engine state is the record's after the round (right), another
-(wrong), and rounds not read at all, with what the referee said.
++-3). Counted: rounds whose engine state is the record's after the round (right), the end of
+movement before it read but not the round (part), another state (wrong), and rounds not read
+at all, with what the referee said.
 """
 
 from __future__ import annotations
@@ -94,13 +97,42 @@ def _revealed_state(game: Any, combat: Any, chosen: dict[str, list[str]]) -> Any
     return combat.with_children(children)
 
 
-def draw(renderer: TurnRenderer, r: dict[str, Any], after: Any, seed: int) -> tuple[list[np.ndarray], list[dict[str, Any]], list[bool]]:
+#: With ``--spread``: how far apart (board units, a hex being 1.73 across) the counters of the
+#: combat hex lie on the table after the round, laid side by side as players reveal them.
+SPREAD = 0.45
+
+
+def _spread_plan(maker: Any, after: Any, cell: str) -> Any:
+    """``maker.plan``, with the counters of ``cell`` in the scene of ``after`` laid side by
+    side (:data:`SPREAD` apart, on the table) instead of stacked."""
+    plan_of = type(maker).plan
+
+    def plan(game: Any, state: Any, view: Any) -> Any:
+        scene = plan_of(maker, game, state, view)
+        if state is not after:
+            return scene
+        here = [p for p in scene.pieces if p.label is not None and p.label.cell == cell
+                and p.label.cls.split("-")[-1] in ("stone", "blade", "fog")]
+        if len(here) < 2:
+            return scene
+        step = SPREAD * maker.placer(view).unit_mm()
+        cx, cy = float(np.mean([p.x for p in here])), float(np.mean([p.y for p in here]))
+        laid = {id(p): replace(p, x=cx + (i - (len(here) - 1) / 2) * step, y=cy, z=0.0) for i, p in enumerate(here)}
+        scene.pieces = [laid.get(id(p), p) for p in scene.pieces]
+        return scene
+
+    return plan
+
+
+def draw(renderer: TurnRenderer, r: dict[str, Any], after: Any, seed: int, spread: bool = False
+         ) -> tuple[list[np.ndarray], list[dict[str, Any]], list[bool]]:
     """The pictures (before, hands over the combat hex, after), their truths, and which show
-    a hand."""
+    a hand; ``spread``: the hex's counters after the round laid side by side."""
     tool = _samples_tool()
     maker = renderer.maker
     maker.seed = seed
     maker.on_top = None
+    maker.plan = _spread_plan(maker, after, r["hex"]) if spread else type(maker).plan.__get__(maker)
     game, start = r["game"], r["start"]
     probe = maker.renderer.view_for(game, start, np.random.default_rng([seed, 1]))
     here = [p for p in maker.plan(game, start, probe).pieces if p.label is not None and p.label.cell == r["hex"]]
@@ -153,7 +185,8 @@ def run(r: dict[str, Any], images: list[np.ndarray], truths: list[dict[str, Any]
         pipe.process(frame, n / FPS)
     key = json.dumps(game.state_to_json(pipe.state), sort_keys=True)
     end = json.dumps(game.state_to_json(r["end"]), sort_keys=True)
-    outcome = "right" if key == end else ("none" if pipe.state is start else "wrong")
+    combat = json.dumps(game.state_to_json(r["combat"]), sort_keys=True)
+    outcome = "right" if key == end else "none" if pipe.state is start else "part" if key == combat else "wrong"
     return {"outcome": outcome, "said": [text for _, text in pipe.announced]}
 
 
@@ -162,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth-only", action="store_true", help="the truth double only (no detector)")
     parser.add_argument("--revealed", action="store_true",
                         help="the table after shows the aspects revealed, the eliminated still there")
+    parser.add_argument("--spread", action="store_true",
+                        help="the counters of the combat hex after the round laid side by side, as players reveal")
     parser.add_argument("--limit", type=int, default=0, help="the first N rounds only")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -173,12 +208,12 @@ def main(argv: list[str] | None = None) -> int:
         detector = Detector.load("oneworld")
     renderer = TurnRenderer("oneworld")
     todo = rounds()[: args.limit or None]
-    tallies = {m: {"right": 0, "wrong": 0, "none": 0} for m in modes}
+    tallies = {m: {"right": 0, "part": 0, "wrong": 0, "none": 0} for m in modes}
     misses: list[dict[str, Any]] = []
     started = time.perf_counter()
     for n, r in enumerate(todo, 1):
         after = _revealed_state(r["game"], r["combat"], r["chosen"]) if args.revealed else r["end"]
-        images, truths, hands = draw(renderer, r, after, 7103 + r["index"])
+        images, truths, hands = draw(renderer, r, after, 7103 + r["index"], args.spread)
         for mode in modes:
             got = run(r, images, truths, hands, mode, detector)
             tallies[mode][got["outcome"]] += 1
@@ -189,10 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"tallies": tallies, "misses": misses}, indent=1))
         return 0
-    table = "revealed, the eliminated still there" if args.revealed else "the eliminated taken off"
+    table = ("revealed, the eliminated still there" if args.revealed else "the eliminated taken off") + \
+        (", the hex's counters laid side by side" if args.spread else "")
     for mode, t in tallies.items():
         print(f"oneworld combat rounds ({table}), {mode}: {t['right']} of {len(todo)} read right, "
-              f"{t['wrong']} wrong, {t['none']} not read")
+              f"{t['part']} only the end of movement before it, {t['wrong']} wrong, {t['none']} not read")
     for m in misses:
         print(f"  round at record line {m['round'] + 1} ({m['mode']}, {m['outcome']}): {' | '.join(m['said'][-3:])}")
     return 0

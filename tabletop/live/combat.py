@@ -153,6 +153,11 @@ def _outside(pieces: Counter[tuple[str, str]], cell: str) -> frozenset[tuple[str
     return frozenset(k for k, n in pieces.items() if n > 0 and k[0] != cell)
 
 
+def _of(counts: Counter[str], side: str) -> Counter[str]:
+    """The counts of one side's classes."""
+    return Counter({k: n for k, n in counts.items() if k.startswith(side)})
+
+
 def _fit(shown: Counter[str], expected: Counter[str]) -> int | None:
     """How the classes ``shown`` in the hex fit those a round leaves there (:data:`EXACT`,
     :data:`CLASSES`, :data:`HIDDEN`), or ``None``: a class seen that the round does not leave."""
@@ -177,10 +182,11 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
     its Tower hex. In the hex, the classes seen are compared with those the round leaves
     (:func:`_fit`): every counter (exact), the classes only, or classes all among them with
     some unseen (hidden under the stack); the best fit wins, and fits of a lesser kind are
-    not read beside it. A side whose counters in the hex were seen neither before nor now
-    may still lie hidden there: a round that leaves none of them fits no better than hidden. Before the end of movement (``state`` in its movement phase) the hex
-    must show a class new or gone: one like counter fewer in a stack is as likely a box the
-    detector missed."""
+    not read beside it. Of a side of which the camera saw fewer counters in the hex than the
+    engine has there, a counter may lie hidden still: a round that eliminates one of its
+    counters, or leaves it other counts than seen, fits no better than hidden. Before the end of movement (``state`` in its movement
+    phase) the hex must show a class new or gone: one like counter fewer in a stack is as
+    likely a box the detector missed."""
     if base.cells() == seen.cells():
         return [], False
     before = engine_pieces(game, state)
@@ -195,10 +201,11 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
         gone, new = shown - after, after - shown
         dead = tuple(sorted(k for k in gone.elements() if k[0] == cell))  # the eliminated, in the hex
         moved = _moves([k for k in gone.elements() if k[0] != cell], list(new.elements()))  # a Tower, say
-        # a side whose counters in the hex the camera saw neither before nor now: hidden under the stack
+        # a side of which the camera saw fewer counters in the hex than it had: some lay hidden
+        held, saw = _hex_counts(engine_pieces(game, start), cell), _hex_counts(base.cells(), cell)
         now = _hex_counts(seen.cells(), cell)
-        unseen = {k.split("-")[0] for k in _hex_counts(engine_pieces(game, start), cell)} - \
-            {k.split("-")[0] for k in (*_hex_counts(base.cells(), cell), *now)}
+        short = {side for side in ("borg", "chez")
+                 if sum(n for k, n in held.items() if k.startswith(side)) > sum(n for k, n in saw.items() if k.startswith(side))}
         towers = (game.state_to_json(start).get("towers") or {})
         beneath = {(towers[cls.split("-")[0]], f"{cls.split('-')[0]}-{a}")
                    for _, cls in dead if towers.get(cls.split("-")[0]) for a in ASPECTS}
@@ -215,8 +222,8 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
             fit = _fit(_hex_counts(seen.cells(), cell), left)
             if fit is None:
                 continue
-            if any(not any(k.startswith(side) for k in left) for side in unseen):
-                fit = HIDDEN  # a side never seen in the hex may lie hidden there still: not read as fallen
+            if any(any(cls.startswith(side) for _, cls in dead) or _of(left, side) != _of(now, side) for side in short):
+                fit = HIDDEN  # a counter of a side partly hidden before may lie hidden still: not read as fallen
             key = json.dumps(game.state_to_json(end), sort_keys=True, default=str)
             found.append((fit, RoundReading(run, revealed, dead if revealed else (), moved if revealed else ()),
                           key))

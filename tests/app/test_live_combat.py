@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.live.board import SeenBoard, SeenPiece
-from tabletop.live.combat import read_round, taken_off
+from tabletop.live.combat import read_round, round_words, taken_off
 from tabletop.live.outcomes import engine_pieces
 from tabletop.live.pipeline import Rolls
 from tabletop.live.record import LiveRecord
@@ -204,7 +204,7 @@ def test_covers_lets_a_counter_put_on_top_hide_what_lies_under_it() -> None:
     assert not covers((frozenset({("0112", "chez-fog")}), frozenset()), (frozenset(), frozenset()), laid)
 
 
-def test_a_side_never_seen_in_the_hex_is_not_read_as_fallen() -> None:
+def test_a_counter_hidden_before_the_round_is_not_read_as_fallen() -> None:
     """CHEZ's Blade in 0411 is hidden under BORG's two Blades before and after: a round that
     eliminates it fits no better than one that leaves it hidden there, so when both fit, the
     table cannot tell which."""
@@ -272,3 +272,18 @@ def test_a_round_revealed_that_ends_the_turn_with_a_tower_moving_expects_the_tow
     feed(pipe, [shown] * 4, t)
     assert _same(game, pipe.state, end)
     assert pipe.base.cells() == _board(game, end).cells()
+
+
+def test_a_side_partly_hidden_before_is_not_read_as_having_lost_a_counter() -> None:
+    """Before the round the camera saw none of BORG's two Blades in 0411 (under CHEZ's Blade);
+    after it, one BORG Fog. BORG Blade+Fog against CHEZ Stone leaves exactly that, but so may
+    BORG Stone+Fog, the Stone hidden: the round is not read as BORG losing its Blade."""
+    game, states, _ = _replay("oneworld")
+    s = states[19]
+    base = _pieces(engine_pieces(game, s) - Counter({("0411", "borg-blade"): 2}))
+    after = _pieces(engine_pieces(game, s) - Counter({("0411", "borg-blade"): 2, ("0411", "chez-blade"): 1})
+                    + Counter({("0411", "borg-fog"): 1}))
+    found, one = read_round(game, s, base, after, Rolls([]))
+    assert found and not one
+    words = {round_words(game, f.run) for f in found}
+    assert "BORG Blade+Fog against CHEZ Stone" in words and "BORG Stone+Fog against CHEZ Stone" in words
