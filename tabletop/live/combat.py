@@ -143,10 +143,10 @@ def _hex_counts(pieces: Counter[tuple[str, str]], cell: str) -> Counter[str]:
     return Counter({cls: n for (c, cls), n in pieces.items() if c == cell})
 
 
-#: How well a round's table fits the hex seen: every counter's class and count (exact), the
-#: classes only (like counters stacked read as one box), or the classes seen all among those
-#: the round leaves, some not seen (a counter hidden under the others of the stack).
-EXACT, CLASSES, HIDDEN = 2, 1, 0
+#: How well a round's table fits the hex seen: every counter's class and count (exact), or the
+#: classes seen all among those the round leaves, some counters not seen (hidden under the
+#: others, or like counters stacked read as one box).
+EXACT, HIDDEN = 1, 0
 
 
 def _outside(pieces: Counter[tuple[str, str]], cell: str) -> frozenset[tuple[str, str]]:
@@ -159,13 +159,11 @@ def _of(counts: Counter[str], side: str) -> Counter[str]:
 
 
 def _fit(shown: Counter[str], expected: Counter[str]) -> int | None:
-    """How the classes ``shown`` in the hex fit those a round leaves there (:data:`EXACT`,
-    :data:`CLASSES`, :data:`HIDDEN`), or ``None``: a class seen that the round does not leave."""
+    """How the counters ``shown`` in the hex fit those a round leaves there (:data:`EXACT` or
+    :data:`HIDDEN`), or ``None``: a class seen that the round does not leave, or more of one."""
     if shown == expected:
         return EXACT
-    if set(shown) == set(expected):
-        return CLASSES
-    if not set(shown) - set(expected):
+    if not shown - expected:  # every counter seen is one the round leaves
         return HIDDEN
     return None
 
@@ -180,9 +178,9 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
     exactly as the round changes them (an end of movement's reinforcement), but for the
     eliminated, which their players lay beneath their Tower: a counter of their side seen at
     its Tower hex. In the hex, the classes seen are compared with those the round leaves
-    (:func:`_fit`): every counter (exact), the classes only, or classes all among them with
-    some unseen (hidden under the stack); the best fit wins, and fits of a lesser kind are
-    not read beside it. Of a side of which the camera saw fewer counters in the hex than the
+    (:func:`_fit`): every counter and its count (exact), or classes all among them with some
+    counters unseen (hidden under the stack, or like counters read as one box); exact fits win,
+    and hidden ones are read only when no round fits exactly. Of a side of which the camera saw fewer counters in the hex than the
     engine has there, a counter may lie hidden still: a round that eliminates one of its
     counters, or leaves it other counts than seen, fits no better than hidden. Before the end of movement (``state`` in its movement
     phase) the hex must show a class new or gone: one like counter fewer in a stack is as
