@@ -394,6 +394,8 @@ MEASURE_IN = 0.5
 #: error (12.8 degrees outdoors, 19.2 on held-out renders: models/the-game.md): a smaller turn
 #: is not read.
 TURN_DEG = 45.0
+#: The note of a reading that is a turn on the spot (:func:`_turned`): the field's places show nothing.
+TURN_NOTE = "turned on the spot"
 
 
 def _infer_points(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenBoard,
@@ -527,7 +529,7 @@ def _turned(game: GameRules[Any, Any], state: Any, sj: Mapping[str, Any], where:
     except Exception:  # noqa: BLE001 - the engine may refuse a reading in any way
         return None
     return Reading("legal" if verdict.legal else "illegal", action, aj, verdict, where[pid], where[pid],
-                   "turned on the spot")
+                   TURN_NOTE)
 
 
 def _standing(where: Mapping[Any, Any], seen_at: Mapping[Any, tuple[float, float]], classes: Mapping[Any, str],

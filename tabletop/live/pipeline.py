@@ -25,7 +25,16 @@ from tabletop.live.chance import TypedDiceError, typed_chance
 from tabletop.live.chance import describe as describe_roll
 from tabletop.live.choices import CHOICE_NOTE, awaited, label, match, numbered, prompt
 from tabletop.live.explain import COSTS, fixed_pieces, piece_classes
-from tabletop.live.infer import PASS_NOTE, Reading, hints, infer, legal, locations, passes
+from tabletop.live.infer import (
+    PASS_NOTE,
+    TURN_NOTE,
+    Reading,
+    hints,
+    infer,
+    legal,
+    locations,
+    passes,
+)
 from tabletop.live.motion import BoardMotion, StillFrames
 from tabletop.live.outcomes import (
     DECIDING,
@@ -578,22 +587,24 @@ class LivePipeline:
         side passing, a piece that does not act or answer) read from the action after them:
         the shortest run of them (:func:`tabletop.live.field.passes_before`) after which the
         field reads as a legal action is played and announced, and that action returned for
-        the caller to play. An act whose die is not given is handed on, once its run is
+        the caller to play (a turn on the spot, which the field's places do not show, is read
+        so too: after a stay of the side to move). An act whose die is not given is handed on, once its run is
         played, for :meth:`_play` to ask for the roll (the field shows whether it succeeded,
         not what it showed)."""
         from tabletop.live.field import passes_before, shows
 
         touched = touched or self._awaiting is self.state  # an act made by hand waits for its die
+        turn = reading.note == TURN_NOTE  # a turn on the spot: the field's places show nothing
         if reading.kind == "legal" or not touched or self.base is None \
-                or shows(self.game, self.state, self.state, self.base, seen):
+                or (not turn and shows(self.game, self.state, self.state, self.base, seen)):
             return reading
-        own = self._field_outcome(self.state, reading, seen)
+        own = reading if turn else self._field_outcome(self.state, reading, seen)
         if own.kind == "legal":
             return own
         for run in passes_before(self.game, self.state, self.rolls):
             end = run[-1][1].state
-            after = infer(self.game, end, self.base, seen)
-            if after.kind != "legal":
+            after = infer(self.game, end, self.base, seen, touched=turn)  # a turn read again after the run
+            if after.kind != "legal" and not turn:
                 after = self._field_outcome(end, after, seen)
             if after.kind != "legal":
                 continue

@@ -354,3 +354,24 @@ def test_with_the_referee_rolling_an_act_is_read_by_its_closing_in(record: Any) 
         if down:  # laid down: the field the engine has, nothing more to read
             state = pipe.state
             assert show(pipe, field(game, end)) == [] and pipe.state is state
+
+
+def test_a_turn_on_the_spot_by_the_other_side_is_read_with_the_stay_before_it(record: Any) -> None:
+    """Red to move leaves R1 alone and Blue turns a piece on the spot: as with a move of
+    Blue's, R1's stay is read first, then the turn. Before, the field's places showing
+    nothing kept the stays from being tried, and the turn was flagged as out of turn."""
+    game, lines, states = record
+    i = where(lines, lambda i, a: a["type"] == "stay" and lines[i + 1]["action"]["type"] == "move"
+              and game.state_to_json(states[i])["phase"] == "movement")
+    stay, piece = lines[i]["action"], lines[i + 1]["action"]["piece"]
+    assert stay["piece"][0] != piece[0]  # the other side's piece turns
+    board = field(game, states[i])
+    j = next(n for n, p in enumerate(game.state_to_json(states[i])["pieces"]) if p["id"] == piece)
+    turned = _turn(board, j, 90.0)
+    pipe = referee(game, states[i])
+    said = show(pipe, turned)
+    assert said[:1] == [f"{stay['piece']} stays where it is."], said
+    assert any(s.startswith(f"{piece} turns on the spot") for s in said), said
+    assert not any(s.startswith("Illegal") for s in said), said
+    facing = next(p["facing"] for p in game.state_to_json(pipe.state)["pieces"] if p["id"] == piece)
+    assert math.isclose(facing, turned.pieces[j].facing, abs_tol=0.1)
