@@ -60,13 +60,15 @@ def shows(game: Any, state: Any, after: Any, base: SeenBoard, seen: SeenBoard) -
     return misfit(game, state, after, base, seen) is not None
 
 
-def misfit(game: Any, state: Any, after: Any, base: SeenBoard, seen: SeenBoard) -> float | None:
+def misfit(game: Any, state: Any, after: Any, base: SeenBoard, seen: SeenBoard,
+           still: Iterable[str] = ()) -> float | None:
     """How far (inches, summed) the pieces seen lie from where the engine state ``after``
     (one action after ``state``, whose field the camera saw as ``base``) puts them, shifted
     by the offset the camera gave each at ``base`` (the nearest seen piece of its class
     within :data:`ANCHOR_IN`); ``None`` unless each standing piece of ``after`` has one seen
     piece of its class, within :data:`NEAR_IN` when the action left it in place and
-    :data:`JITTER_IN` when it moved, and no other piece is seen."""
+    :data:`JITTER_IN` when it moved, and no other piece is seen. ``still``: pieces that
+    ``after`` has knocked down, counted as standing where they stood (not laid down yet)."""
     standing = _standing(game, state)
     was = {pid: at for pid, _, at in standing}
     offsets: dict[str, tuple[float, float]] = {}
@@ -79,6 +81,8 @@ def misfit(game: Any, state: Any, after: Any, base: SeenBoard, seen: SeenBoard) 
             used.add(j)
             offsets[pid] = (base.pieces[j].point[0] - at[0], base.pieces[j].point[1] - at[1])
     now = _standing(game, after)
+    up = {pid for pid, _, _ in now}
+    now += [x for x in standing if x[0] in set(still) and x[0] not in up]
     if len(now) != len(seen.pieces):
         return None
     pairs = []
@@ -141,8 +145,9 @@ def field_awaiting(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, cand
     """Of ``candidates`` (acts whose die is not given), those that some roll of a d6 would
     make leave the field as seen, told apart as :func:`field_outcomes` tells them: the roll
     is then asked for (the field shows whether it succeeded, not what it showed). With
-    ``standing``, only rolls that leave every piece standing count (the referee rolls, and
-    the target is laid down once its roll says so)."""
+    ``standing``, the field is compared with every piece still standing, whatever the roll
+    (the referee rolls, and the target is laid down once its roll says so; an act that cannot
+    fail is read too)."""
     null = misfit(game, state, state, base, seen)
     fits: list[tuple[float, int, Any]] = []
     for k, action in enumerate(candidates):
@@ -152,9 +157,8 @@ def field_awaiting(game: Any, state: Any, base: SeenBoard, seen: SeenBoard, cand
                 step = game.apply(state, action, Fixed([face]))
             except (RollNeededError, IllegalActionError):
                 continue
-            if standing and any(e.kind == "elimination" for e in step.events):
-                continue
-            off = misfit(game, state, step.state, base, seen)
+            down = [str(e.detail("piece")) for e in step.events if e.kind == "elimination"] if standing else []
+            off = misfit(game, state, step.state, base, seen, down)
             if off is not None and (best is None or off < best):
                 best = off
         if best is not None:
