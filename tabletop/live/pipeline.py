@@ -144,6 +144,7 @@ class Corrections:
         self.index = 0
         self.stack: list[tuple[Reading, tuple[int, ...]]] = []  # played readings, with their dice
         self.pending_key: Any = None
+        self._pending_board: SeenBoard | None = None  # the table the pending key is of
 
     def remember(self, state: Any, base: SeenBoard, seen: SeenBoard, reading: Reading) -> None:
         if reading.kind in ("legal", "illegal"):
@@ -158,11 +159,17 @@ class Corrections:
 
     def undone(self, after: SeenBoard | None) -> tuple[Reading | None, tuple[int, ...]]:
         self.pending_key = after.key() if after is not None else None
+        self._pending_board = after
         self.current_played = False
         return self.stack.pop() if self.stack else (None, ())
 
     def waiting(self, seen: SeenBoard) -> bool:
-        if self.pending_key is not None and seen.key() == self.pending_key:
+        """Whether ``seen`` is still the table an undo left (nothing is read until it changes;
+        The Game: a piece turned on the spot, which the key does not hold, is a change)."""
+        from tabletop.live.stability import _turned
+
+        if self.pending_key is not None and seen.key() == self.pending_key \
+                and not _turned(seen, self._pending_board):
             return True
         self.pending_key = None
         return False

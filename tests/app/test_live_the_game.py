@@ -434,3 +434,24 @@ def test_with_the_referee_rolling_a_free_response_is_not_read(record: Any) -> No
     pipe.base = field(game, s)
     said = show(pipe, field(game, closed))
     assert pipe.state is not s, said
+
+
+def test_after_a_turn_on_the_spot_is_undone_another_turn_is_read(record: Any) -> None:
+    """A turn read and taken back (u): the table changing only by another piece turning, with
+    every piece where it stood, is a change of the table: that turn is read (before, the
+    undo waited for the places alone to change, so no turn was read until a piece moved)."""
+    game, lines, states = record
+    k = where(lines, lambda i, a: a["type"] == "move" and i > 0 and states[i].phase.value == "movement")
+    s = states[k]
+    piece = lines[k]["action"]["piece"]
+    board = field(game, s)
+    j = next(n for n, p in enumerate(game.state_to_json(s)["pieces"]) if p["id"] == piece)
+    pipe = referee(game, s)
+    turned = _turn(board, j, 90.0)
+    assert show(pipe, turned)[0].startswith(f"{piece} turns on the spot")
+    assert pipe.undo() and pipe.state is s
+    again = _turn(board, j, 180.0)  # the piece turned the other way instead
+    said = show(pipe, again)
+    assert said and said[0].startswith(f"{piece} turns on the spot"), said
+    facing = next(p["facing"] for p in game.state_to_json(pipe.state)["pieces"] if p["id"] == piece)
+    assert math.isclose(facing, again.pieces[j].facing, abs_tol=0.1)
