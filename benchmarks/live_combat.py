@@ -49,17 +49,12 @@ STILL_BEFORE, HAND_REPEAT, STILL_AFTER = 8, 2, 15
 
 
 def _record() -> tuple[Any, list[Any], list[dict[str, Any]]]:
-    lines = [json.loads(x) for x in (ROOT / "tabletop" / "data" / "records" / "oneworld.jsonl").read_text().splitlines()
-             if x.strip()]
-    from rules.registry import get_game
+    """OneWorld's bundled record: the engine, every state it passes through, its action lines."""
+    from vision.render.positions import replay_record
 
-    game = get_game("oneworld", lines[0].get("options") or {})
-    state = game.state_from_json(lines[0]["position"]) if lines[0].get("position") else game.initial_state()
-    states, entries = [state], lines[1:]
-    for e in entries:
-        state = game.apply(state, game.action_from_json(e["action"]), e.get("rolls", [])).state
-        states.append(state)
-    return game, states, entries
+    text = (ROOT / "tabletop" / "data" / "records" / "oneworld.jsonl").read_text()
+    game, states = replay_record(text)
+    return game, states, [json.loads(x) for x in text.splitlines() if x.strip()][1:]
 
 
 def rounds() -> list[dict[str, Any]]:

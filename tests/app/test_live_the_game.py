@@ -276,6 +276,16 @@ def test_splitting_the_survivors_and_taking_a_group_are_choices_given_in_words_o
     assert same(game.state_to_json(pipe.state), game.state_to_json(states[i + 2]))
 
 
+def _mover(record: Any) -> tuple[Any, str, SeenBoard, int]:
+    """The record's first movement-phase move after its set-up: the state before it, the
+    piece to move, its field, and the piece's index there."""
+    game, lines, states = record
+    k = where(lines, lambda i, a: a["type"] == "move" and i > 0 and states[i].phase.value == "movement")
+    piece = lines[k]["action"]["piece"]
+    j = next(n for n, p in enumerate(game.state_to_json(states[k])["pieces"]) if p["id"] == piece)
+    return states[k], piece, field(game, states[k]), j
+
+
 def _turn(board: SeenBoard, cls_index: int, by: float) -> SeenBoard:
     pieces = list(board.pieces)
     p = pieces[cls_index]
@@ -287,12 +297,8 @@ def test_a_turn_on_the_spot_is_read_after_a_hand(record) -> None:
     """A piece of the side to move, left where it stands but turned a quarter turn, is its
     move: a turn on the spot, judged by the engine. The same with no hand, a turn under 45
     degrees, or two pieces turned at once, is no move."""
-    game, lines, states = record
-    k = where(lines, lambda i, a: a["type"] == "move" and i > 0 and states[i].phase.value == "movement")
-    s = states[k]
-    piece = lines[k]["action"]["piece"]
-    board = field(game, s)
-    j = next(n for n, p in enumerate(game.state_to_json(s)["pieces"]) if p["id"] == piece)
+    game = record[0]
+    s, piece, board, j = _mover(record)
     turned = _turn(board, j, 90.0)
     pipe = referee(game, s)
     said = show(pipe, turned)
@@ -440,12 +446,8 @@ def test_after_a_turn_on_the_spot_is_undone_another_turn_is_read(record: Any) ->
     """A turn read and taken back (u): the table changing only by another piece turning, with
     every piece where it stood, is a change of the table: that turn is read (before, the
     undo waited for the places alone to change, so no turn was read until a piece moved)."""
-    game, lines, states = record
-    k = where(lines, lambda i, a: a["type"] == "move" and i > 0 and states[i].phase.value == "movement")
-    s = states[k]
-    piece = lines[k]["action"]["piece"]
-    board = field(game, s)
-    j = next(n for n, p in enumerate(game.state_to_json(s)["pieces"]) if p["id"] == piece)
+    game = record[0]
+    s, piece, board, j = _mover(record)
     pipe = referee(game, s)
     turned = _turn(board, j, 90.0)
     assert show(pipe, turned)[0].startswith(f"{piece} turns on the spot")
