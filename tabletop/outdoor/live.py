@@ -259,6 +259,7 @@ class OutdoorSession:
         outside = len(report.readings) - len(on_field.readings)
         if outside:
             counts += f" ({outside} more outside the field, not in play)"
+        split = False  # a side has just lost its last piece, two or more survivors stand
         if self.settled is None:
             self.say(f"Field read: {counts}.", "info")
         elif self.placing:  # pieces were put down: nothing moved, nothing to judge
@@ -275,6 +276,9 @@ class OutdoorSession:
                 on_field = assess([r for r in on_field.readings if r.id not in left], on_field.options)
             movers = {c.side for c in said if c.side}
             went = {c.by for c in said if c.by}  # the pieces that had their go (ids in the position now)
+            out = {r.side for r in self.settled.readings} - {r.side for r in on_field.readings}
+            split = bool(out) and len(on_field.readings) >= 2 and not self.order.split
+            self.order.split = self.order.split or split  # said below, with the split
             nxt = self.order.after(next(iter(movers)) if len(movers) == 1 else None, went, on_field)
             if nxt:
                 self.say(nxt, "info")
@@ -285,6 +289,9 @@ class OutdoorSession:
             for side in sorted(before - sides):
                 if len(report.readings) >= 2:
                     self.say(f"{side.capitalize()} has no piece left standing: split the survivors.", "info")
+                    if split:  # the dots no longer tell who plays which piece
+                        self.say("Whose go it is is not said again this sequence: the front dots no longer "
+                                 "tell who plays which piece.", "info")
                 elif report.readings:  # one piece alone splits into nothing: it walks off (engine: flow)
                     last = report.readings[0]
                     self.say(f"{last.side.capitalize()} {last.id} is the last piece standing: unaware of anyone, "

@@ -21,7 +21,7 @@ when not known; then what the session knew beyond the pieces: ``down``, where pi
 be knocked down stood, and ``left``, where pieces said to have left the field lie, each a
 list of ``{"side": ..., "at": {"x": ..., "y": ...}}``, and ``order``, whose go it is:
 ``{"first": "red", "phase": "movement", "turn": 2, "done": [places of the pieces that had
-their go]}``; a log written without them resumes with none). A
+their go], "split": false}``; a log written without them resumes with none). A
 resumed session starts from the log's last position: the next still position is compared
 with it, as if the session had never stopped. A last line cut short by a crash is dropped
 when the log is resumed; any other line that cannot be read is refused, with its number, and

@@ -13,7 +13,8 @@ who goes next:
 *"Blue to move."*; once both sides' pieces have had their goes, *"Turn 1: the action phase.
 Red to act."* or *"Turn 2: Red to move."*. A piece left alone on purpose (a stay, a pass)
 shows nothing, so it still counts as due: the sides still take turns, and the phase is said
-to end only once the pieces the camera saw standing have all gone.
+to end only once the pieces the camera saw standing have all gone. Once the survivors are
+split (:attr:`Order.split`), who plays which piece no front dot tells: nobody's go is said.
 
 >>> from rules.geometry import FieldPoint
 >>> from rules.the_game.shapes import Footprint
@@ -36,7 +37,7 @@ from typing import Any
 
 from rules.errors import FormatError
 from rules.geometry import FieldPoint
-from rules.jsonutil import as_list, as_object, get_int, get_str, path, reject_unknown
+from rules.jsonutil import as_list, as_object, get_bool, get_int, get_str, path, reject_unknown
 from rules.the_game.options import point_from_json
 from rules.the_game.sight import within
 from tabletop.outdoor.assistant import FieldReport, pair_nearest
@@ -65,18 +66,21 @@ class Order:
         self.phase = "movement"
         self.turn = 1
         self._done: list[tuple[str, FieldPoint]] = []  # (side, place) of the pieces that had their go
+        #: The survivors were split: who plays which piece no front dot tells, so whose go it
+        #: is is not said again this sequence.
+        self.split = False
 
     def to_json(self) -> dict[str, Any]:
         """The order as the outdoor log keeps it (:meth:`from_json` reads it back)."""
         return {"first": self.first, "phase": self.phase, "turn": self.turn,
-                "done": [place_json(p) for p in self._done]}
+                "done": [place_json(p) for p in self._done], "split": self.split}
 
     @classmethod
     def from_json(cls, data: Any, where: str = "order") -> Order:
         """An order from :meth:`to_json`'s object; :class:`~rules.errors.FormatError` names a
         field that is not one."""
         obj = as_object(data, where)
-        reject_unknown(obj, {"first", "phase", "turn", "done"}, where)
+        reject_unknown(obj, {"first", "phase", "turn", "done", "split"}, where)
         order = cls()
         first = obj.get("first")
         if first is not None and not isinstance(first, str):
@@ -88,6 +92,7 @@ class Order:
         order.turn = get_int(obj, "turn", where, lo=1)
         order._done = [places(item, path(path(where, "done"), i))
                        for i, item in enumerate(as_list(obj.get("done", []), path(where, "done")))]
+        order.split = get_bool(obj, "split", where, default=False)
         return order
 
     def sides(self) -> set[str]:
@@ -102,8 +107,8 @@ class Order:
         """Who goes next, once ``side`` had a go: its pieces ``went`` (their ids in ``report``,
         the position now) moved or closed in to act, or walked off. ``None`` when no side, or
         both, had one (a piece gone for no reason the rules give; the goes seen still count),
-        or no piece stands."""
-        if not report.readings:
+        or no piece stands, or the survivors were split (:attr:`split`)."""
+        if not report.readings or self.split:
             return None
         went = set(went)
         # the places of the pieces that had their go, followed to where the pieces stand now

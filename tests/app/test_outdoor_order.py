@@ -4,6 +4,8 @@ the action phase follows when pieces stand within action range, and the turn end
 
 from __future__ import annotations
 
+import re
+
 from rules.geometry import FieldPoint
 from rules.the_game.shapes import Footprint
 from tabletop.outdoor.assistant import assess
@@ -112,3 +114,34 @@ def test_a_piece_that_knocked_one_down_without_moving_has_had_its_go() -> None:
     assert order.after("red", went, b1) == "Blue to act."
     went = {c.by for c in changes(b1, b2) if c.by}
     assert order.after("blue", went, b2) == "Turn 2: Red to move."
+
+
+def test_after_a_split_whose_go_it_is_is_no_longer_said() -> None:
+    """Blue's last piece is knocked down and Red's two survivors are to be split: the front
+    dots no longer tell who plays which piece, so the session says so once and names nobody's
+    go again this sequence (before, it went on by dot colour)."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    from .test_outdoor import _frame, _Stub, reading
+
+    positions = [
+        [reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("R2", 3, 4, 90)],
+        [reading("R1", 12, 10.5, 90), reading("R2", 3, 4, 90)],  # B1 knocked down
+        [reading("R1", 12, 10.5, 90), reading("R2", 3, 8, 90)],  # R2 moves, whoever plays it
+    ]
+    frames = []
+    for k, pieces in enumerate(positions):
+        frames += ([_frame(pieces, hands=[(0, 0, 1280, 720)])] if k else []) + [_frame(pieces)] * 4
+    said: list[str] = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    session.placing = False
+    for i in range(len(frames)):
+        session.process(None, 0.1 * i)
+    assert "Blue has no piece left standing: split the survivors." in said, said
+    assert said.count("Whose go it is is not said again this sequence: the front dots no longer tell who plays "
+                      "which piece.") == 1
+    at = said.index("Blue has no piece left standing: split the survivors.")
+    whose = re.compile(r"^(Turn \d+: )?(the action phase\. )?(Red|Blue) to (move|act)\.$")
+    assert not any(whose.match(s) for s in said[at - 2:]), said
+    assert any(s.startswith("Red R1:") for s in said[at:])  # the move after the split is still judged
+    assert session.order.to_json()["split"] is True
