@@ -236,6 +236,9 @@ class LivePipeline:
         self._ready: Any = None  # a reading's action applied already (_by_outcome), for _play
         self._taken_off: SeenBoard | None = None  # a combat round revealed: the table once its dead are off
         self._lay_down = False  # The Game: an act read standing, its die rolled here: its target may go down
+        #: (engine state, the table seen, [(words, round)]): OneWorld's combat rounds the table
+        #: could not tell apart, for the window's keys
+        self._rounds: tuple[Any, SeenBoard, list[tuple[str, Any]]] | None = None
         self._awaiting: Any = None  # the engine state whose move, made by hand, waits for its dice
         self.unreadable = 0  # frames that were no picture (a corrupt file, a camera hiccup)
         self.paused = False
@@ -537,10 +540,15 @@ class LivePipeline:
             return reading
         found, one_end = read_round(self.game, self.state, self.base, seen, self.rolls)
         if found and not one_end:
-            ways = list(dict.fromkeys(round_words(self.game, f.run) for f in found))
+            options: dict[str, Any] = {}
+            for f in found:
+                options.setdefault(round_words(self.game, f.run) + (" (revealed)" if f.revealed else ""), f)
+            self._rounds = (self.state, seen, list(options.items()))
+            ways = list(options)
             more = f" (or {len(ways) - 3} more)" if len(ways) > 3 else ""
+            keys = ": c goes through them and Enter plays the one fought" if self.rolls.typed else ""
             return Reading("unclear", note=f"the combat round could be {' or '.join(ways[:3])}{more}: "
-                                           "the table cannot tell which")
+                                           f"the table cannot tell which{keys}")
         if found:
             rr = found[0]
             for outcome in rr.run[:-1]:
@@ -970,10 +978,45 @@ class LivePipeline:
         self._commit(reading, step, self.base, result)
         return bool(self._awaited())
 
+    def _round_options(self) -> list[tuple[str, Any]]:
+        """The combat rounds the table could not tell apart at the engine state now
+        (:meth:`_combat_round`), for the window's keys: (words, round); ``[]`` otherwise."""
+        if self._rounds is None or self._rounds[0] is not self.state or self._awaited():
+            return []
+        return self._rounds[2]
+
+    def _play_round(self, index: int) -> str:
+        """Play the ``index``-th of :meth:`_round_options` chosen at the keys: its end of
+        movement and both choices, as if read off the table (the eliminated of a round
+        revealed then expected off it). Returns what was said."""
+        from tabletop.live.combat import taken_off
+
+        _, seen, options = self._rounds  # type: ignore[misc]
+        words, rr = options[index]
+        result = FrameResult(self.frames, time.monotonic(), "accepted")
+        board = taken_off(seen, rr.dead, rr.moved) if rr.revealed else seen
+        for k, outcome in enumerate(rr.run):
+            action, aj = outcome.action, self.game.action_to_json(outcome.action)
+            last = k == len(rr.run) - 1
+            note = "chosen at the window's keys: the table could not tell which round" if last else \
+                PASS_NOTE if aj.get("type") == "end-movement" else SECRET_NOTE
+            self.rolls.given[:] = outcome.given_left
+            self._commit(Reading("legal", action, aj, self.game.verdict(self.state, action), note=note),
+                         outcome.step, board if last else self.base, result)
+        if rr.revealed:
+            self._announce(result, "Take the eliminated counters off the table.", "info")
+        self._rounds, self._cursor = None, None
+        self.stability.reset()
+        return " ".join(text for _, text in result.announcements) or words
+
     def choice_status(self) -> str:
         """The status line's note on an awaited choice: the one the ``c`` key is on, or how to
         choose; ``""`` when none is awaited."""
         actions = self._awaited()
+        if not actions and self._round_options():
+            if self._cursor is not None and self._cursor[0] is self.state:
+                return f"round c{self._cursor[1] + 1} {self._round_options()[self._cursor[1]][0]}: Enter to choose"
+            return "the table cannot tell the combat round: c to go through them"
         if not actions:
             return ""
         if self._cursor is not None and self._cursor[0] is self.state:
@@ -985,6 +1028,12 @@ class LivePipeline:
         """The ``c`` key: go to the next choice the rules wait for (the first, the first time;
         after the last, the first again). Returns it, for the player."""
         actions = self._awaited()
+        rounds = self._round_options()
+        if not actions and rounds:
+            index = self._cursor[1] + 1 if self._cursor is not None and self._cursor[0] is self.state else 0
+            index %= len(rounds)
+            self._cursor = (self.state, index)
+            return f"round c{index + 1}: {rounds[index][0]} (Enter to choose, c for the next)"
         if not actions:
             return "no choice awaited"
         index = self._cursor[1] + 1 if self._cursor is not None and self._cursor[0] is self.state else 0
@@ -996,6 +1045,10 @@ class LivePipeline:
     def choose_current(self) -> str:
         """The Enter key: play the choice the ``c`` key is on. Returns what happened."""
         actions = self._awaited()
+        if not actions and self._round_options():
+            if self._cursor is None or self._cursor[0] is not self.state:
+                return "press c to go to a round first"
+            return self._play_round(self._cursor[1])
         if not actions:
             return "no choice awaited"
         if self._cursor is None or self._cursor[0] is not self.state:

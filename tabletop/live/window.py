@@ -20,8 +20,9 @@ Bksp Backspace: take back the die typed last
 c    a choice the board cannot show, which the rules wait for (a Battle Grounds Dice
      Zone pick or its decline, a Super Sense read, a battle stat, Wormholes' order of
      play, The Game's split of the survivors and the group taken, the aspects of a
-     OneWorld fight with a god): go to the next of the choices the referee said
-     (``c1``, ``c2``, ..., ``c0`` declines)
+     OneWorld fight with a god; and the OneWorld combat rounds the table could not
+     tell apart): go to the next of the choices the referee said (``c1``, ``c2``,
+     ..., ``c0`` declines)
 Ent  Enter: play the choice ``c`` is on (:mod:`tabletop.live.choices`)
 q    quit (Esc too)
 ==== ==============================================================================

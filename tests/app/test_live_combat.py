@@ -287,3 +287,30 @@ def test_a_side_partly_hidden_before_is_not_read_as_having_lost_a_counter() -> N
     assert found and not one
     words = {round_words(game, f.run) for f in found}
     assert "BORG Blade+Fog against CHEZ Stone" in words and "BORG Stone+Fog against CHEZ Stone" in words
+
+
+def test_a_round_the_table_cannot_tell_is_chosen_at_the_keys() -> None:
+    """CHEZ's Blade hidden before and after: the referee names the rounds that fit and, in the
+    window, c goes through them and Enter plays the one fought (recorded as any round)."""
+    game, states, _ = _replay("oneworld")
+    s = states[19]
+    hide = Counter({("0411", "chez-blade"): 1})
+    before = _pieces(engine_pieces(game, s) - hide)
+    after = _pieces(engine_pieces(game, s) - hide - Counter({("0411", "borg-blade"): 1})
+                    + Counter({("0411", "borg-stone"): 1}))
+    pipe = _pipe(game, s)
+    pipe.rolls.typed = True
+    t = feed(pipe, [before, hand(before)])
+    feed(pipe, [after] * 4, t)
+    assert pipe.state is s
+    said = [text for _, text in pipe.announced if text.startswith("Cannot read the move: the combat round could be")]
+    assert len(said) == 1 and said[0].endswith("c goes through them and Enter plays the one fought."), said
+    assert pipe.choice_status() == "the table cannot tell the combat round: c to go through them"
+    first = pipe.next_choice()
+    second = pipe.next_choice()
+    assert first.startswith("round c1: BORG") and second.startswith("round c2: BORG"), (first, second)
+    words = second.split(": ", 1)[1].split(" (Enter")[0]
+    pipe.choose_current()
+    chosen = {round_words(game, f.run): f for f in read_round(game, s, before, after, Rolls([]))[0]}
+    assert _same(game, pipe.state, chosen[words.replace(" (revealed)", "")].run[-1].step.state)
+    assert pipe.next_choice() == "no choice awaited"
