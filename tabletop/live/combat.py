@@ -182,15 +182,21 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
     counters unseen (hidden under the stack, or like counters read as one box); exact fits win,
     and hidden ones are read only when no round fits exactly. Of a side of which the camera saw fewer counters in the hex than the
     engine has there, a counter may lie hidden still: a round that eliminates one of its
-    counters, or leaves it other counts than seen, fits no better than hidden. Before the end of movement (``state`` in its movement
-    phase) the hex must show a class new or gone: one like counter fewer in a stack is as
-    likely a box the detector missed."""
+    counters, or leaves it other counts than seen, fits no better than hidden. Before the end
+    of movement (``state`` in its movement phase) the hex must show a class new or gone: one
+    like counter fewer in a stack is as likely a box the detector missed."""
     if base.cells() == seen.cells():
         return [], False
-    before = engine_pieces(game, state)
+    before, was, now_all = engine_pieces(game, state), base.cells(), seen.cells()
+    views: dict[int, Any] = {}  # what each state the choices are made in says of its hex: once
     found: list[tuple[int, RoundReading, str]] = []
     for start, run in round_runs(game, state, rolls):
-        cell = _combat(start).hex.label()
+        if id(start) not in views:
+            views[id(start)] = _hex_view(game, state, start, was, now_all)
+        view = views[id(start)]
+        if view is None:
+            continue
+        cell, short, towers, added, removed, now = view
         end = run[-1].step.state
         after = engine_pieces(game, end)
         shown = _revealed(game, start, run[-1])
@@ -199,17 +205,8 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
         gone, new = shown - after, after - shown
         dead = tuple(sorted(k for k in gone.elements() if k[0] == cell))  # the eliminated, in the hex
         moved = _moves([k for k in gone.elements() if k[0] != cell], list(new.elements()))  # a Tower, say
-        # a side of which the camera saw fewer counters in the hex than it had: some lay hidden
-        held, saw = _hex_counts(engine_pieces(game, start), cell), _hex_counts(base.cells(), cell)
-        now = _hex_counts(seen.cells(), cell)
-        short = {side for side in ("borg", "chez")
-                 if sum(n for k, n in held.items() if k.startswith(side)) > sum(n for k, n in saw.items() if k.startswith(side))}
-        towers = (game.state_to_json(start).get("towers") or {})
         beneath = {(towers[cls.split("-")[0]], f"{cls.split('-')[0]}-{a}")
                    for _, cls in dead if towers.get(cls.split("-")[0]) for a in ASPECTS}
-        if _combat(state) is None and set(_hex_counts(base.cells(), cell)) == set(_hex_counts(seen.cells(), cell)):
-            continue  # before the end of movement, one like counter fewer is as likely a box missed
-        added, removed = change(_outside(base.cells(), cell), _outside(seen.cells(), cell))
         for revealed, pieces in ((False, after), (True, shown)):
             if revealed and not dead:
                 continue  # nobody eliminated: the table revealed is the table after
@@ -217,7 +214,7 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
             if not covers((added, removed), change(_outside(before, cell), _outside(pieces, cell)), lays):
                 continue
             left = _hex_counts(pieces, cell)
-            fit = _fit(_hex_counts(seen.cells(), cell), left)
+            fit = _fit(now, left)
             if fit is None:
                 continue
             if any(any(cls.startswith(side) for _, cls in dead) or _of(left, side) != _of(now, side) for side in short):
@@ -228,6 +225,24 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
     best = max((f for f, _, _ in found), default=None)
     found = [f for f in found if f[0] == best]
     return [r for _, r, _ in found], len({k for _, _, k in found}) == 1
+
+
+def _hex_view(game: GameRules[Any, Any], state: Any, start: Any, was: Counter[tuple[str, str]],
+              now_all: Counter[tuple[str, str]]) -> tuple[Any, ...] | None:
+    """What the combat state ``start`` and the tables before (``was``) and now (``now_all``)
+    say of its hex, the same for every pair of choices made there: (the hex, the sides of
+    which the camera saw fewer counters there than the engine has, the Towers, the classes
+    new and gone outside it, the counts seen in it now); ``None`` before the end of movement
+    when the hex shows no class new or gone (one like counter fewer in a stack is as likely
+    a box the detector missed)."""
+    cell = _combat(start).hex.label()
+    held, saw, now = _hex_counts(engine_pieces(game, start), cell), _hex_counts(was, cell), _hex_counts(now_all, cell)
+    if _combat(state) is None and set(saw) == set(now):
+        return None
+    short = {side for side in ("borg", "chez") if sum(_of(held, side).values()) > sum(_of(saw, side).values())}
+    towers = game.state_to_json(start).get("towers") or {}
+    added, removed = change(_outside(was, cell), _outside(now_all, cell))
+    return cell, short, towers, added, removed, now
 
 
 def round_words(game: GameRules[Any, Any], run: Sequence[Outcome]) -> str:

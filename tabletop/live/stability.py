@@ -28,6 +28,8 @@ import math
 from collections import Counter
 from typing import Any
 
+from tabletop.live.infer import TURN_DEG
+
 __all__ = ["Stability", "vote"]
 
 #: How many cells (or The Game's pieces) may differ from the window's vote and still count as
@@ -120,8 +122,6 @@ def _turned(board: Any, last: Any) -> bool:
     more away from the nearest piece of its class in ``last`` (the last accepted position)
     within :data:`SAME_PIECE_IN`: every piece stands where it stood, and one turned on the
     spot, so the window is a new position."""
-    from tabletop.live.infer import TURN_DEG
-
     if last is None or board.game != "the-game":
         return False
     for p in board.pieces:
