@@ -20,6 +20,24 @@ def _field(*pieces: tuple[str, float, float]) -> object:
                                 (0, 0, 1, 1), 1.0) for pid, x, y in pieces])
 
 
+def _played(positions: list[list[PieceReading]], hand: tuple[float, float, float, float]) -> tuple[list[str], object]:
+    """A live session (the play begun) shown each position still for four frames, a hand at
+    ``hand`` before each but the first: what it said, and the session."""
+    from tabletop.outdoor.live import OutdoorSession
+
+    from .test_outdoor import _frame, _Stub
+
+    frames = []
+    for k, pieces in enumerate(positions):
+        frames += ([_frame(pieces, hands=[hand])] if k else []) + [_frame(pieces)] * 4
+    said: list[str] = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    session.placing = False
+    for i in range(len(frames)):
+        session.process(None, 0.1 * i)
+    return said, session
+
+
 def test_a_side_with_no_piece_left_to_go_is_skipped() -> None:
     """Red has three pieces, Blue one: once B1 has moved, Red moves twice in a row; then the
     turn ends (nobody within action range) and the first side goes first again."""
@@ -62,24 +80,14 @@ def test_no_go_or_goes_of_both_sides_say_nothing() -> None:
 def test_a_session_says_whose_go_it_is_as_the_order_of_play_has_it() -> None:
     """Through the live session: Red has two pieces, Blue one. After R1 and B1 moved, Red is
     to move again (not Blue, as plain turn-taking would say); after R2, the turn ends."""
-    from tabletop.outdoor.live import OutdoorSession
+    from .test_outdoor import reading
 
-    from .test_outdoor import _frame, _Stub, reading
-
-    positions = [
+    said, _ = _played([
         [reading("R1", 4, 4, 90), reading("R2", 20, 4, 90), reading("B1", 12, 20, 270)],
         [reading("R1", 4, 8, 90), reading("R2", 20, 4, 90), reading("B1", 12, 20, 270)],
         [reading("R1", 4, 8, 90), reading("R2", 20, 4, 90), reading("B1", 12, 16, 270)],
         [reading("R1", 4, 8, 90), reading("R2", 20, 8, 90), reading("B1", 12, 16, 270)],
-    ]
-    frames = []
-    for k, pieces in enumerate(positions):
-        frames += ([_frame(pieces, hands=[(0, 0, 10, 10)])] if k else []) + [_frame(pieces)] * 4
-    said: list[str] = []
-    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
-    session.placing = False
-    for i in range(len(frames)):
-        session.process(None, 0.1 * i)
+    ], (0, 0, 10, 10))
     turns = [s for s in said if s.endswith(("to move.", "to act."))]
     assert turns == ["Blue to move.", "Red to move.", "Turn 2: Red to move."], said
 
@@ -120,23 +128,13 @@ def test_after_a_split_whose_go_it_is_is_no_longer_said() -> None:
     """Blue's last piece is knocked down and Red's two survivors are to be split: the front
     dots no longer tell who plays which piece, so the session says so once and names nobody's
     go again this sequence (before, it went on by dot colour)."""
-    from tabletop.outdoor.live import OutdoorSession
+    from .test_outdoor import reading
 
-    from .test_outdoor import _frame, _Stub, reading
-
-    positions = [
+    said, session = _played([
         [reading("R1", 12, 10, 90), reading("B1", 12, 11.5, 270), reading("R2", 3, 4, 90)],
         [reading("R1", 12, 10.5, 90), reading("R2", 3, 4, 90)],  # B1 knocked down
         [reading("R1", 12, 10.5, 90), reading("R2", 3, 8, 90)],  # R2 moves, whoever plays it
-    ]
-    frames = []
-    for k, pieces in enumerate(positions):
-        frames += ([_frame(pieces, hands=[(0, 0, 1280, 720)])] if k else []) + [_frame(pieces)] * 4
-    said: list[str] = []
-    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
-    session.placing = False
-    for i in range(len(frames)):
-        session.process(None, 0.1 * i)
+    ], (0, 0, 1280, 720))
     assert "Blue has no piece left standing: split the survivors." in said, said
     assert said.count("Whose go it is is not said again this sequence: the front dots no longer tell who plays "
                       "which piece.") == 1
