@@ -264,9 +264,10 @@ class LivePipeline:
         self._undone: Any = None  # the engine state a choice was taken back to: chosen at the keys, not --choices
         self._awaited_for: tuple[Any, list[Any]] | None = None  # (engine state, the choices it awaits)
         self._choice_waiting: tuple[Any, Any, str] | None = None  # (state, choice, how): its battle dice awaited
-        #: (the engine state awaiting a choice of DECIDING, the engine's cells before the action
-        #: that led to it, the change the table showed): what the battle it decides must leave
-        self._decided: tuple[Any, Any, Any] | None = None
+        #: (the engine state awaiting a choice of DECIDING, the engine's cells and state and the
+        #: seen board before the action that led to it, the table seen after it, the action's
+        #: JSON): what the battle it decides must leave
+        self._decided: tuple[Any, Any, Any, SeenBoard, SeenBoard, Any] | None = None
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -500,7 +501,7 @@ class LivePipeline:
         wanting: list[Any] = []
         try:
             found, one_end = exact_outcomes(self.game, self.state, self.base, seen, self.rolls, among, wanting)
-            if not found and wanting and reading.kind != "legal" and not self.rolls.seeded:
+            if not found and wanting and reading.kind != "legal":  # with --roll-dice, the referee's roll decides
                 wanting = awaiting_dice(self.game, self.state, self.base, seen, wanting)
             else:
                 wanting = []
@@ -510,10 +511,11 @@ class LivePipeline:
             shown = ", ".join(map(str, self.rolls.given))
             return Reading("unclear", note=f"the dice typed ({shown}) do not give what the board shows: take them "
                                            "back (Backspace) and type the dice thrown")
-        if len(wanting) == 1:  # a battle lost, its dice thrown but not given: _play asks for them
+        if len(wanting) == 1:  # a battle lost, its dice thrown but not given: _play asks for them (or rolls them)
             action = wanting[0]
+            how = "its dice rolled by the referee" if self.rolls.seeded else "once its dice are given"
             return Reading("legal", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
-                           note="read by what it leaves on the board, once its dice are given")
+                           note=f"read by what it leaves on the board, {how}")
         if not found or (reading.kind == "legal" and any(o.action == reading.action for o in found)):
             return reading
         if not one_end and reading.kind != "legal":  # the board cannot tell which: the reading stands
@@ -835,11 +837,16 @@ class LivePipeline:
             self._announce(result, f"Illegal: {err.verdict.message}", "illegal")
             self._event("illegal", action=reading.action_json, verdict=err.verdict.to_json())
             return
-        self._commit(reading, step, seen, result)
+        drawn = self.rolls.seeded and len(step.rolls_used) > len(given)  # the referee's roll may decide otherwise
+        self._commit(reading, step, seen, result, (self.state, self.base, seen, reading.action_json) if drawn else None)
 
-    def _commit(self, reading: Reading, step: Any, seen: SeenBoard, result: FrameResult) -> None:
+    def _commit(self, reading: Reading, step: Any, seen: SeenBoard, result: FrameResult,
+                drawn: tuple[Any, SeenBoard, SeenBoard, Any] | None = None) -> None:
         """Take the applied ``step`` of ``reading``: the engine's new state, ``seen`` as its
-        board, the announcement, the record line and, at the end, the result."""
+        board, the announcement, the record line and, at the end, the result. ``drawn``: the
+        engine state and the tables before and after the action, and its JSON, when the
+        referee drew its dice: the table is then put right where the roll decided otherwise
+        (:meth:`_amend`)."""
         self._roll_needed = None
         self._note_deciding(reading, step, seen)
         self.history.append((self.state, self.base))
@@ -857,6 +864,8 @@ class LivePipeline:
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self._announce(result, f"Game over: {outcome.winner or 'a draw'} ({outcome.reason}).", "info")
+        if drawn is not None:
+            self._amend(*drawn, result)
         self._offer_choice(result)  # the rules now wait for a choice: the next --choices value, or asked for
 
     def _note_deciding(self, reading: Reading, step: Any, seen: SeenBoard) -> None:
@@ -874,8 +883,8 @@ class LivePipeline:
             return
         self._decided = None
         if waits and self.base is not None:
-            self._decided = (step.state, engine_cells(self.game, self.state),
-                             change(seen_cells(self.base), seen_cells(seen)))
+            self._decided = (step.state, engine_cells(self.game, self.state), self.state, self.base, seen,
+                             reading.action_json)
 
     def _contradicts(self, action: Any, step: Any) -> bool:
         """Whether the choice ``action``, applied as ``step`` (the battle fought with the dice
@@ -886,7 +895,7 @@ class LivePipeline:
             return False
         if any(self.game.action_to_json(a).get("type") in kinds for a in awaited(self.game, step.state)):
             return False  # the first of two secret choices: nothing fought yet
-        return change(d[1], engine_cells(self.game, step.state)) != d[2]
+        return change(d[1], engine_cells(self.game, step.state)) != change(seen_cells(d[3]), seen_cells(d[4]))
 
     # -- choices the board cannot show (tabletop.live.choices) ---------------------------------
     def _awaited(self) -> list[Any]:
@@ -974,9 +983,28 @@ class LivePipeline:
             return True
         self._cursor = self._choice_waiting = None
         self.stability.reset()
+        decided = self._decided if self._decided is not None and self._decided[0] is self.state else None
         reading = Reading("legal", action, aj, self.game.verdict(self.state, action), note=f"{CHOICE_NOTE}: {how}")
-        self._commit(reading, step, self.base, result)
+        self._commit(reading, step, self.base, result,  # the battle the referee's dice fought
+                     decided[2:] if drawn and decided is not None else None)
         return bool(self._awaited())
+
+    def _amend(self, before: Any, base: SeenBoard, seen: SeenBoard, action: Any, result: FrameResult) -> None:
+        """After ``action`` (its JSON), whose dice the referee drew (``--roll-dice``), played out
+        on the table from ``base`` (the table of ``before``) to ``seen``: where the roll decided otherwise than
+        the table shows (:func:`tabletop.live.amend.amend`), say what to change and expect the
+        table so. Not while a choice that decides the result is awaited (the battle not fought)."""
+        from tabletop.live.amend import amend
+
+        kinds = DECIDING.get(self.game.name, ())
+        if any(self.game.action_to_json(a).get("type") in kinds for a in self._awaited()):
+            return
+        fix = amend(self.game, before, self.state, base, seen, action or {})
+        if fix is None:
+            return
+        self._announce(result, f"The roll decides otherwise than the table shows. {fix.words()}", "info")
+        self._event("table-amended", take=[list(k) for k in fix.take], put=[list(k) for k in fix.put])
+        self.base = fix.board
 
     def _round_options(self) -> list[tuple[str, Any]]:
         """The combat rounds the table could not tell apart at the engine state now

@@ -167,3 +167,18 @@ def test_the_referee_s_own_battle_dice_decide_whatever_the_table_shows() -> None
     feed(pipe, [_board(game, end)] * 4, t)
     assert pipe.state.battle is None, pipe.announced  # fought, with the referee's dice
     assert not any("does not give what the board shows" in text for _, text in pipe.announced)
+    # its dice lose the battle the table shows won: the table is to be put right
+    assert "bullseye" not in game.state_to_json(pipe.state)["board"].values(), pipe.announced
+    assert any(text.endswith("Take Bullseye off b4; put Black Widow on b4.") for _, text in pipe.announced), \
+        pipe.announced
+
+
+def test_the_referee_s_dice_that_agree_with_the_table_ask_nothing_of_it() -> None:
+    """``--roll-dice`` dice (seed 5) that win the battle the table shows won: nothing to put right."""
+    game = _game()
+    s, end = _battle(game, "strength", [2, 5], [6, 1])
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([2, 5], seed=5), window_s=0.3, choices=["Strength"])
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [_board(game, end)] * 4, t)
+    assert pipe.state.battle is None and "bullseye" in game.state_to_json(pipe.state)["board"].values()
+    assert not any("otherwise than the table" in text for _, text in pipe.announced), pipe.announced
