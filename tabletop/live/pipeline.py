@@ -547,10 +547,23 @@ class LivePipeline:
                 options.setdefault(round_words(self.game, f.run) + (" (revealed)" if f.revealed else ""), f)
             self._rounds = (self.state, seen, list(options.items()))
             ways = list(options)
-            more = f" (or {len(ways) - 3} more)" if len(ways) > 3 else ""
-            keys = ": c goes through them and Enter plays the one fought" if self.rolls.typed else ""
-            return Reading("unclear", note=f"the combat round could be {' or '.join(ways[:3])}{more}: "
-                                           f"the table cannot tell which{keys}")
+            if self.choices and self._undone is not self.state:  # --choices: the next value names the round
+                value = self.choices.pop(0)
+                index = _round_named(ways, value)
+                if index is not None:
+                    self._play_round(index, result, "given by --choices")
+                    return Reading("none", note="the combat round given by --choices")
+                self._announce(result, f"Choice {value!r} refused: it names none of the combat rounds the table "
+                               "could show.", "illegal")
+                self._event("choice-refused", value=value, choices=[f"c{k + 1} {w}" for k, w in enumerate(ways)])
+            if self.rolls.typed:
+                more = f" (or {len(ways) - 3} more)" if len(ways) > 3 else ""
+                return Reading("unclear", note=f"the combat round could be {' or '.join(ways[:3])}{more}: "
+                                               "the table cannot tell which: c goes through them and Enter plays "
+                                               "the one fought")
+            listed = ", ".join(f"c{k + 1} {w}" for k, w in enumerate(ways))
+            return Reading("unclear", note=f"the combat round could be {listed}: the table cannot tell which: "
+                                           "give the one fought with --choices")
         if found:
             rr = found[0]
             for outcome in rr.run[:-1]:
@@ -1013,20 +1026,21 @@ class LivePipeline:
             return []
         return self._rounds[2]
 
-    def _play_round(self, index: int) -> str:
-        """Play the ``index``-th of :meth:`_round_options` chosen at the keys: its end of
-        movement and both choices, as if read off the table (the eliminated of a round
-        revealed then expected off it). Returns what was said."""
+    def _play_round(self, index: int, result: FrameResult | None = None, how: str = "chosen at the window's keys") -> str:
+        """Play the ``index``-th of :meth:`_round_options` (chosen at the keys, or given by
+        ``--choices``): its end of movement and both choices, as if read off the table (the
+        eliminated of a round revealed then expected off it). Returns what was said."""
         from tabletop.live.combat import taken_off
 
         _, seen, options = self._rounds  # type: ignore[misc]
         words, rr = options[index]
-        result = FrameResult(self.frames, time.monotonic(), "accepted")
+        result = result if result is not None else FrameResult(self.frames, time.monotonic(), "accepted")
+        said = len(result.announcements)
         board = taken_off(seen, rr.dead, rr.moved) if rr.revealed else seen
         for k, outcome in enumerate(rr.run):
             action, aj = outcome.action, self.game.action_to_json(outcome.action)
             last = k == len(rr.run) - 1
-            note = "chosen at the window's keys: the table could not tell which round" if last else \
+            note = f"{how}: the table could not tell which round" if last else \
                 PASS_NOTE if aj.get("type") == "end-movement" else SECRET_NOTE
             self.rolls.given[:] = outcome.given_left
             self._commit(Reading("legal", action, aj, self.game.verdict(self.state, action), note=note),
@@ -1035,7 +1049,7 @@ class LivePipeline:
             self._announce(result, "Take the eliminated counters off the table.", "info")
         self._rounds, self._cursor = None, None
         self.stability.reset()
-        return " ".join(text for _, text in result.announcements) or words
+        return " ".join(text for _, text in result.announcements[said:]) or words
 
     def choice_status(self) -> str:
         """The status line's note on an awaited choice: the one the ``c`` key is on, or how to
@@ -1168,6 +1182,19 @@ class LivePipeline:
         self.stability.reset()
         self._kept = None  # the next frame is read in full, with the board found again
         self._event("recalibrate")
+
+
+def _round_named(ways: Sequence[str], value: str) -> int | None:
+    """The index of the combat round ``value`` names among ``ways`` (the words of each): its
+    key (``c2``, or ``2``) or its words (any case; ``(revealed)`` may be left off where only
+    the round revealed has them); ``None`` when it names none or several."""
+    text = " ".join(value.split()).lower()
+    for loose in (False, True):
+        found = [k for k, w in enumerate(ways)
+                 if text in (f"c{k + 1}", str(k + 1), w.lower()) or (loose and text == w.lower().removesuffix(" (revealed)"))]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
 
 
 def _flag_key(action_json: Any) -> str:

@@ -314,3 +314,50 @@ def test_a_round_the_table_cannot_tell_is_chosen_at_the_keys() -> None:
     chosen = {round_words(game, f.run): f for f in read_round(game, s, before, after, Rolls([]))[0]}
     assert _same(game, pipe.state, chosen[words.replace(" (revealed)", "")].run[-1].step.state)
     assert pipe.next_choice() == "no choice awaited"
+
+
+def _hidden_round(game: Any, s: Any) -> tuple[SeenBoard, SeenBoard]:
+    """The table of ``s`` (position 19) with CHEZ's Blade in 0411 hidden, and after a round
+    that turns one BORG Blade to a Stone: rounds the table cannot tell apart."""
+    hide = Counter({("0411", "chez-blade"): 1})
+    before = _pieces(engine_pieces(game, s) - hide)
+    after = _pieces(engine_pieces(game, s) - hide - Counter({("0411", "borg-blade"): 1})
+                    + Counter({("0411", "borg-stone"): 1}))
+    return before, after
+
+
+def test_a_round_the_table_cannot_tell_is_given_with_choices() -> None:
+    """Without a window, the rounds that fit are named with their keys, and the next
+    ``--choices`` value, by key or by its words (any case), plays the one fought."""
+    game, states, _ = _replay("oneworld")
+    s = states[19]
+    before, after = _hidden_round(game, s)
+    chosen = {round_words(game, f.run): f for f in read_round(game, s, before, after, Rolls([]))[0]}
+    assert len(chosen) > 1
+    pipe = _pipe(game, s)
+    t = feed(pipe, [before, hand(before)])
+    feed(pipe, [after] * 4, t)
+    said = [text for _, text in pipe.announced if text.startswith("Cannot read the move: the combat round could be c1 ")]
+    assert len(said) == 1 and said[0].endswith("give the one fought with --choices."), pipe.announced
+    listed = said[0].split("could be ", 1)[1].split(": the table", 1)[0]
+    keyed = dict(item.split(" ", 1) for item in listed.split(", c"))
+    second = keyed["2"].removesuffix(" (revealed)")
+    for value, words in (("c2", second), (second.upper(), second)):
+        pipe = _pipe(game, s, choices=[value])
+        t = feed(pipe, [before, hand(before)])
+        feed(pipe, [after] * 4, t)
+        assert pipe.choices == [], (value, pipe.announced)
+        assert not any(text.startswith("Cannot read") for _, text in pipe.announced), pipe.announced
+        assert _same(game, pipe.state, chosen[words].run[-1].step.state), (value, pipe.announced)
+
+
+def test_a_choices_value_naming_no_round_is_refused_and_the_rounds_named() -> None:
+    game, states, _ = _replay("oneworld")
+    s = states[19]
+    before, after = _hidden_round(game, s)
+    pipe = _pipe(game, s, choices=["Strength"])
+    t = feed(pipe, [before, hand(before)])
+    feed(pipe, [after] * 4, t)
+    assert pipe.state is s and pipe.choices == []
+    assert any(kind == "illegal" and "'Strength' refused" in text for kind, text in pipe.announced), pipe.announced
+    assert any(text.startswith("Cannot read the move: the combat round could be c1 ") for _, text in pipe.announced)
