@@ -258,6 +258,7 @@ class LivePipeline:
         self._agreed = False  # the last two readings of the picture kept agree
         self._corrections = Corrections()
         self._roll_needed: str | None = None  # the move whose missing roll was said
+        self._table_said: str | None = None  # the move and the dice on the table that could not be its roll
         self.choices = list(choices)  # --choices: the choices the board cannot show, used in order
         self._choice_said: Any = None  # the engine state whose awaited choice was said
         self._cursor: tuple[Any, int] | None = None  # (state, index): the choice the c key is on
@@ -767,7 +768,7 @@ class LivePipeline:
         reading = Reading("legal", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
                           note=PASS_NOTE)
         state0 = self.state
-        self._play(reading, self.base, result)  # says what roll is needed (or draws it), reads again once given
+        self._play(reading, self.base, result, seen)  # its die thrown on the table, or asked for (or drawn)
         if self.state is not state0:  # played (its die rolled by the referee): the move after it is read now
             return infer(self.game, self.state, self.base, seen, touched=touched)
         # the pass's own action kept: its missing roll is said once, not at every window
@@ -821,12 +822,17 @@ class LivePipeline:
         else:
             self._play(second, seen, result)
 
-    def _play(self, reading: Reading, seen: SeenBoard, result: FrameResult) -> None:
+    def _play(self, reading: Reading, seen: SeenBoard, result: FrameResult, thrown: SeenBoard | None = None) -> None:
+        """Play ``reading``, ``seen`` then the board of the position it leaves: with the dice
+        given, else those thrown on the table (:meth:`_table_dice`: ``thrown``'s dice, default
+        ``seen``'s), else rolled (``--roll-dice``); or say the roll it waits for."""
         ready, self._ready = self._ready, None
         if ready is not None and ready[0] is self.state and ready[1].action == reading.action:
             outcome = ready[1]  # applied already, with the dice given
             self.rolls.given[:] = outcome.given_left
             self._commit(reading, outcome.step, seen, result)
+            return
+        if self._table_dice(reading, seen, result, thrown if thrown is not None else seen):
             return
         given = list(self.rolls.given)
         try:
@@ -852,6 +858,58 @@ class LivePipeline:
             return
         drawn = self.rolls.seeded and len(step.rolls_used) > len(given)  # the referee's roll may decide otherwise
         self._commit(reading, step, seen, result, (self.state, self.base, seen, reading.action_json) if drawn else None)
+
+    def _table_dice(self, reading: Reading, seen: SeenBoard, result: FrameResult, thrown: SeenBoard) -> bool:
+        """Play ``reading`` with the d6 dice thrown on the table (those ``thrown`` shows and
+        the last still position did not: :func:`tabletop.live.rolls.thrown_d6`) when it needs
+        dice and none are given: in each order the dice could be taken in (the table does not
+        say which die is whose), every die used, kept where the board then is the one ``seen``
+        (a battle's result, not while a choice that decides it is awaited; The Game's field, its
+        target down or standing). Played when one position is left
+        (*"its dice read off the table"*). Returns whether it was played; when the dice fit
+        no order, or several, that is said once and the roll is asked for (or rolled) as
+        without them."""
+        from tabletop.live.rolls import table_steps, thrown_d6
+
+        if self.rolls.given or self.base is None:
+            return False
+        faces = thrown_d6(self.base, thrown)
+        if not faces:
+            return False
+        try:
+            self.game.apply(self.state, reading.action, Rolls())  # no dice given, none drawn
+            return False  # it needs none
+        except RollNeededError:
+            pass
+        except IllegalActionError:
+            return False
+        shown = change(seen_cells(self.base), seen_cells(seen))
+        kinds = DECIDING.get(self.game.name, ())
+
+        def fits(step: Any) -> bool:
+            if self.game.name == "the-game":  # the field the act leaves: its target down or standing
+                from tabletop.live.field import shows
+
+                return shows(self.game, self.state, step.state, self.base, seen)
+            if not any(shown) or \
+                    any(self.game.action_to_json(a).get("type") in kinds for a in awaited(self.game, step.state)):
+                return True
+            return change(engine_cells(self.game, self.state), engine_cells(self.game, step.state)) == shown
+
+        steps = table_steps(self.game, self.state, reading.action, faces, fits)
+        dice = ", ".join(map(str, faces))
+        if len(steps) == 1:
+            note = f"its dice read off the table ({dice})"
+            self._commit(replace(reading, note=f"{reading.note}; {note}" if reading.note else note), steps[0],
+                         replace(seen, dice=thrown.dice), result)  # the dice now seen, so none is read twice
+            return True
+        key = f"{_flag_key(reading.action_json)} {dice}"
+        if self._table_said != key:  # said once for these dice
+            self._table_said = key
+            why = "could be taken in more than one order" if steps else "do not give what the board shows"
+            self._announce(result, f"The dice on the table ({dice}) {why}.", "info")
+            self._event("table-dice-unread", action=reading.action_json, dice=faces, orders=len(steps))
+        return False
 
     def _commit(self, reading: Reading, step: Any, seen: SeenBoard, result: FrameResult,
                 drawn: tuple[Any, SeenBoard, SeenBoard, Any] | None = None) -> None:

@@ -11,13 +11,14 @@ cell the engine awaits a reveal for.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tabletop.live.board import SeenBoard
 
-__all__ = ["awaits_dice", "dice_missing", "dice_tokens", "read_roll"]
+__all__ = ["awaits_dice", "dice_missing", "dice_tokens", "read_roll", "table_steps", "thrown_d6"]
 
 #: Piecepack faces by name (Wormholes dice and coins).
 _FACES = {"null": "0", "ace": "1"}
@@ -93,3 +94,41 @@ def _coin_value(seen: SeenBoard, cell: Any) -> str | None:
         if face.isdigit():
             return face
     return None
+
+
+def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:
+    """The faces of the d6 dice ``after`` shows that ``before`` did not (a throw), smallest
+    first: dice left lying from an earlier throw are not counted again.
+
+    >>> thrown_d6(SeenBoard("oneworld", dice=("d6-2",)), SeenBoard("oneworld", dice=("d6-2", "d6-5", "d6-1")))
+    [1, 5]
+    """
+    def faces(board: SeenBoard) -> Counter[int]:
+        return Counter(int(d[3:]) for d in board.dice if d.startswith("d6-") and d[3:].isdigit())
+
+    return sorted((faces(after) - faces(before)).elements())
+
+
+def table_steps(game: Any, state: Any, action: Any, faces: Sequence[int],
+                fits: Any = None) -> list[Any]:
+    """The steps of ``action`` from ``state`` with the dice ``faces`` read off the table, in
+    each order they could be taken in (which die is whose the table does not say), every
+    die used; ``fits(step)``, when given, keeps those the table's other evidence allows (a
+    battle's result). One step per end position, in the order first found."""
+    from itertools import permutations
+
+    from rules.errors import IllegalActionError, RollNeededError
+    from tabletop.live.outcomes import Fixed
+
+    ends: dict[str, Any] = {}
+    for order in dict.fromkeys(permutations(faces)):
+        dice = Fixed(order)
+        try:
+            step = game.apply(state, action, dice)
+        except (RollNeededError, IllegalActionError):
+            continue
+        if dice.faces or (fits is not None and not fits(step)):  # a die not used: not this action's throw
+            continue
+        key = json.dumps(game.state_to_json(step.state), sort_keys=True, default=str)
+        ends.setdefault(key, step)
+    return list(ends.values())

@@ -1,0 +1,151 @@
+"""Dice thrown on the table read as the roll an action waits for (``LivePipeline._table_dice``,
+``tabletop.live.rolls.thrown_d6`` and ``table_steps``): the d6 dice the table shows and the
+last still position did not, taken in each order they could be (the table does not say
+which die is whose), kept where the board then is the one seen. The boards are perfect
+readings with the dice a detector would report."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from rules.registry import get_game
+from tabletop.live.board import SeenBoard
+from tabletop.live.outcomes import Fixed
+from tabletop.live.pipeline import FrameResult, LivePipeline, Rolls
+from tabletop.live.rolls import table_steps, thrown_d6
+
+from . import test_live_the_game as tg
+from .test_live_outcomes import Harness, _board, _replay, _same, feed, hand
+
+#: North's Hydra Agent (c2) attacks South's Iron Man on the orange square b2 (the bundled
+#: record's position 31): the attacker's die first, then the defender's.
+ATTACK = {"type": "move", "piece": "hydra-agent", "from": "c2", "to": "b2"}
+
+
+def _dice(board: SeenBoard, *faces: int) -> SeenBoard:
+    return replace(board, dice=tuple(sorted(f"d6-{f}" for f in faces)))
+
+
+def _attack(dice: list[int]) -> tuple[Any, Any, Any]:
+    game, states, _ = _replay("battle-grounds")
+    s = states[31]
+    return game, s, game.apply(s, game.action_from_json(ATTACK), Fixed(dice)).state
+
+
+def _referee(game: Any, s: Any, end_board: SeenBoard, before: SeenBoard | None = None, **kw: Any) -> Harness:
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([], **kw), window_s=0.3)
+    first = before if before is not None else _board(game, s)
+    t = feed(pipe, [first, hand(first)])
+    feed(pipe, [end_board] * 4, t)
+    return pipe
+
+
+def test_thrown_dice_are_those_new_on_the_table() -> None:
+    before = SeenBoard("battle-grounds", dice=("d6-3", "d6-3"))
+    assert thrown_d6(before, SeenBoard("battle-grounds", dice=("d6-3", "d6-3"))) == []
+    assert thrown_d6(before, SeenBoard("battle-grounds", dice=("d6-3", "d6-6", "d6-1"))) == [1, 6]
+    assert thrown_d6(SeenBoard("battle-grounds"), SeenBoard("battle-grounds", dice=("chess-rook",))) == []
+
+
+def test_a_battle_lost_is_played_with_the_dice_thrown() -> None:
+    """The attacker gone and a 1 and a 4 on the table: 1 for the attacker loses; 4 for it is
+    a tie, fought again with dice not thrown: the battle is read with 1 and 4."""
+    game, s, end = _attack([1, 4])
+    pipe = _referee(game, s, _dice(_board(game, end), 1, 4))
+    assert _same(game, pipe.state, end), pipe.announced
+    assert not any(text.startswith("A roll is needed") for _, text in pipe.announced), pipe.announced
+    assert any("Hydra Agent 4 (3 + 1), Iron Man 10 (6 + 4)." in text for _, text in pipe.announced)
+
+
+def test_the_table_s_result_says_which_die_is_whose() -> None:
+    """A 6 and a 1: the attacker's 6 wins, its 1 loses. The table shows the attacker on b2: won."""
+    game, s, end = _attack([6, 1])
+    pipe = _referee(game, s, _dice(_board(game, end), 1, 6))
+    assert _same(game, pipe.state, end), pipe.announced
+    assert any("Hydra Agent wins by 2" in text for _, text in pipe.announced)
+
+
+def test_dice_that_give_another_result_than_the_table_are_said_and_the_roll_asked_for() -> None:
+    """The table shows the attack won with a 1 and a 4 beside it: no order wins it. Nothing
+    is played; the dice are said not to fit and the roll is asked for, once."""
+    game, s, won = _attack([6, 1])
+    pipe = _referee(game, s, _dice(_board(game, won), 1, 4))
+    assert pipe.state is s
+    said = [text for _, text in pipe.announced]
+    assert said.count("The dice on the table (1, 4) do not give what the board shows.") == 1, said
+    assert sum(text.startswith("A roll is needed") for text in said) == 1, said
+
+
+def test_dice_left_from_an_earlier_throw_are_not_read_again() -> None:
+    game, s, end = _attack([1, 4])
+    before = _dice(_board(game, s), 1, 4)
+    pipe = _referee(game, s, _dice(_board(game, end), 1, 4), before)
+    assert pipe.state is s and any(text.startswith("A roll is needed") for _, text in pipe.announced)
+
+
+def test_dice_given_come_before_the_table_s() -> None:
+    """Dice typed (6, 1) are the roll; a 1 and a 4 lying on the table are not looked at."""
+    game, s, won = _attack([6, 1])
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([6, 1]), window_s=0.3)
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    feed(pipe, [_dice(_board(game, won), 1, 4)] * 4, t)
+    assert _same(game, pipe.state, won), pipe.announced
+
+
+def test_orders_that_end_alike_are_one_and_unused_dice_fit_no_order() -> None:
+    game, s, _ = _attack([2, 2])
+    action = game.action_from_json(ATTACK)
+    assert len(table_steps(game, s, action, [2, 2])) == 1
+    assert table_steps(game, s, action, [2, 2, 5]) == []  # a die more than the battle throws
+    both = table_steps(game, s, action, [6, 1])
+    assert len(both) == 2 and len(table_steps(game, s, action, [6, 1], lambda step: "wins by 2" in
+                                              " ".join(e.text for e in step.events))) == 1
+
+
+def _the_game() -> tuple[Any, list[dict[str, Any]], list[Any]]:
+    lines = [json.loads(x) for x in tg.RECORD.read_text().splitlines() if x.strip()]
+    game = get_game("the-game", lines[0].get("options") or {})
+    states = [game.initial_state()]
+    for e in lines[1:]:
+        states.append(game.apply(states[-1], game.action_from_json(e["action"]), e.get("rolls", [])).state)
+    return game, lines[1:], states
+
+
+def test_the_game_s_act_is_played_with_the_die_thrown_on_the_field() -> None:
+    """The Game: the actor closed in, its target down and the die beside them: the act is
+    played with it. A die that fails the act, with the target down, is said not to fit, and
+    the roll asked for."""
+    game, lines, states = _the_game()
+    i = tg._act(game, lines, states, True)
+    face = lines[i]["rolls"][0]
+    pipe = tg.referee(game, states[i])
+    said = tg.show(pipe, _dice(tg.field(game, states[i + 1]), face))
+    assert tg.same(game.state_to_json(pipe.state), game.state_to_json(states[i + 1])), said
+    failing = [f for f in range(1, 7)
+               if not any(e.kind == "elimination" for e in
+                          game.apply(states[i], game.action_from_json(lines[i]["action"]), [f]).events)]
+    assert failing
+    pipe = tg.referee(game, states[i])
+    said = tg.show(pipe, _dice(tg.field(game, states[i + 1]), failing[0]))
+    assert pipe.state is states[i], said
+    assert f"The dice on the table ({failing[0]}) do not give what the board shows." in said, said
+    assert any(s.startswith("A roll is needed") for s in said), said
+
+
+@pytest.mark.parametrize("index", [24, 46, 62])
+def test_the_die_of_an_end_of_movement_read_from_the_move_after_it_is_read_off_the_table(index: int) -> None:
+    """OneWorld: the other side's move seen with the reinforcement's die beside the board:
+    the end of movement is played with it and the move after it, with no roll asked for."""
+    game, states, entries = _replay("oneworld")
+    rolls = list(entries[index]["rolls"])
+    assert len(rolls) == 1 and not entries[index + 1].get("rolls")
+    pipe = LivePipeline(game, states[index], None, None, None, rolls=Rolls([]))
+    pipe.base = _board(game, states[index])
+    result = FrameResult(1, 0.0, "accepted")
+    pipe._accept(_dice(_board(game, states[index + 2]), rolls[0]), result, True)
+    assert [k for k, _ in result.announcements] == ["legal", "legal"], result.announcements
+    assert _same(game, pipe.state, states[index + 2])
