@@ -864,8 +864,10 @@ class LivePipeline:
         the last still position did not: :func:`tabletop.live.rolls.thrown_d6`) when it needs
         dice and none are given: in each order the dice could be taken in (the table does not
         say which die is whose), every die used, kept where the board then is the one ``seen``
-        (a battle's result, not while a choice that decides it is awaited; The Game's field, its
-        target down or standing). Played when one position is left
+        (a battle's result; The Game's field, its target down or standing). Not for a roll
+        that leads to a choice deciding a battle (a roll-off before a battle stat: the dice on
+        the table are the battle's, thrown last; they fight it once the stat is chosen:
+        :meth:`_battle_off_table`). Played when one position is left
         (*"its dice read off the table"*). Returns whether it was played; when the dice fit
         no order, or several, that is said once and the roll is asked for (or rolled) as
         without them."""
@@ -885,16 +887,17 @@ class LivePipeline:
             return False
         shown = change(seen_cells(self.base), seen_cells(seen))
         kinds = DECIDING.get(self.game.name, ())
+        if any(self.game.action_to_json(a).get("type") in kinds for step in
+               table_steps(self.game, self.state, reading.action, faces) for a in awaited(self.game, step.state)):
+            return False  # a roll-off before a battle stat: the dice on the table are the battle's, thrown last
 
         def fits(step: Any) -> bool:
             if self.game.name == "the-game":  # the field the act leaves: its target down or standing
                 from tabletop.live.field import shows
 
                 return shows(self.game, self.state, step.state, self.base, seen)
-            if not any(shown) or \
-                    any(self.game.action_to_json(a).get("type") in kinds for a in awaited(self.game, step.state)):
-                return True
-            return change(engine_cells(self.game, self.state), engine_cells(self.game, step.state)) == shown
+            return not any(shown) or \
+                change(engine_cells(self.game, self.state), engine_cells(self.game, step.state)) == shown
 
         steps = table_steps(self.game, self.state, reading.action, faces, fits)
         dice = ", ".join(map(str, faces))
@@ -1019,6 +1022,14 @@ class LivePipeline:
         so once and is played when the position is next read with them given. Returns whether
         a choice is still awaited."""
         aj = self.game.action_to_json(action)
+        step = self._battle_off_table(action)
+        if step is not None:  # the battle dice thrown on the table
+            self._cursor = self._choice_waiting = None
+            self.stability.reset()
+            reading = Reading("legal", action, aj, self.game.verdict(self.state, action),
+                              note=f"{CHOICE_NOTE}: {how}; its dice read off the table")
+            self._commit(reading, step, self.base, result)
+            return bool(self._awaited())
         given = list(self.rolls.given)
         try:
             step = self.game.apply(self.state, action, self.rolls)
@@ -1059,6 +1070,29 @@ class LivePipeline:
         self._commit(reading, step, self.base, result,  # the battle the referee's dice fought
                      decided[2:] if drawn and decided is not None else None)
         return bool(self._awaited())
+
+    def _battle_off_table(self, action: Any) -> Any:
+        """The step of the choice ``action`` (a battle stat) fought with the d6 dice thrown on
+        the table with the attack before it (:func:`tabletop.live.rolls.thrown_d6`), in the one
+        order that leaves the board the table showed (:meth:`_contradicts`); ``None`` when it
+        needs no dice, dice are given, none were thrown, or no single order fits."""
+        from tabletop.live.rolls import table_steps, thrown_d6
+
+        d = self._decided
+        if d is None or d[0] is not self.state or self.rolls.given:
+            return None
+        faces = thrown_d6(d[3], d[4])
+        if not faces:
+            return None
+        try:
+            self.game.apply(self.state, action, Rolls())  # no dice given, none drawn
+            return None  # it needs none (the first of two secret stats)
+        except RollNeededError:
+            pass
+        except IllegalActionError:
+            return None
+        steps = table_steps(self.game, self.state, action, faces, lambda step: not self._contradicts(action, step))
+        return steps[0] if len(steps) == 1 else None
 
     def _amend(self, before: Any, base: SeenBoard, seen: SeenBoard, action: Any, result: FrameResult) -> None:
         """After ``action`` (its JSON), whose dice the referee drew (``--roll-dice``), played out

@@ -149,3 +149,23 @@ def test_the_die_of_an_end_of_movement_read_from_the_move_after_it_is_read_off_t
     pipe._accept(_dice(_board(game, states[index + 2]), rolls[0]), result, True)
     assert [k for k, _ in result.announcements] == ["legal", "legal"], result.announcements
     assert _same(game, pipe.state, states[index + 2])
+
+
+def test_a_battle_on_white_is_fought_with_the_dice_thrown_once_its_stat_is_chosen() -> None:
+    """An attack on a white square: its roll-off is not read from the dice on the table (they
+    are the battle's, thrown last): it is asked for; once given and the stat chosen, the
+    battle is fought with the table's dice in the order that gives the result shown."""
+    from . import test_live_battle_stat as bs
+
+    game = bs._game()
+    s, end = bs._battle(game, "strength", [2, 5], [6, 1])
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([]), window_s=0.3, choices=["Strength"])
+    pipe.rolls.typed = True
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    t = feed(pipe, [_dice(_board(game, end), 1, 6)] * 4, t)
+    assert pipe.state is s and any(text.startswith("A roll is needed") for _, text in pipe.announced)
+    for die in (2, 5):
+        pipe.rolls.type(die)
+    feed(pipe, [_dice(_board(game, end), 1, 6)] * 4, t)
+    assert _same(game, pipe.state, end), pipe.announced
+    assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
