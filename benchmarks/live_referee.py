@@ -146,7 +146,7 @@ def marker_locate(turn: Turn) -> Any:
 # -- one turn ------------------------------------------------------------------------------------------
 
 def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, noise: int = NOISE,
-             every_frame: bool = False, drop_stale: bool = False) -> TurnResult:
+             every_frame: bool = False, drop_stale: bool = False, finder: Any = None) -> TurnResult:
     """Feed one turn's stream to a fresh pipeline; ``mode`` ``truth`` or ``real`` (with
     ``detector``); ``noise``: sensor noise of each real frame (+-levels, 0: a still picture
     repeats exactly); ``every_frame``: read every frame in full, still or not; ``drop_stale``:
@@ -164,6 +164,10 @@ def run_turn(turn: Turn, mode: str, detector: Any = None, noise_seed: int = 0, n
     else:
         mapper = BoardMapper.for_game(turn.game_name, pos, game.options_to_json(), size, tuple(detector.names))
         detect, locate = detector.detect, marker_locate(turn)
+        if finder is not None:  # the d6 finder's dice join the detector's, as tabletop play runs it
+            from vision.dice_finder import with_dice
+
+            detect = with_dice(detect, finder)
     pipe = LivePipeline(game, turn.state, detect, locate, mapper, rolls=Rolls(seed=turn.seed * 7919 + turn.index),
                         still=StillFrames(refresh_s=0.0) if every_frame else None)
     out = TurnResult(turn.game_name, mode, turn.index, turn.legal, turn.action)
@@ -333,9 +337,9 @@ def steal_share(before: tuple[int, int] | None, after: tuple[int, int] | None) -
 
 def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NOISE, say: Any = print,
              imgsz: int | None = None, every_frame: bool = False, backend: str = "auto",
-             drop_stale: bool = False, size: tuple[int, int] = (640, 480)) -> dict[str, Any]:
+             drop_stale: bool = False, size: tuple[int, int] = (640, 480), dice_finder: bool = True) -> dict[str, Any]:
     modes = ["truth"]
-    detector = None
+    detector = finder = None
     if not truth_only:
         if (ROOT / "models" / f"{game}.pt").exists():
             from vision.detect import Detector
@@ -346,6 +350,12 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
             if sizes:
                 say(f"{game}: detector prepared at {len(sizes)} sizes in {time.perf_counter() - t0:.1f} s")
             modes.append("real")
+            if dice_finder:
+                from tabletop.live.play import dice_finder_for
+
+                finder = dice_finder_for(detector)
+                if finder is not None:
+                    say(f"{game}: the d6 finder's dice join the detector's")
         else:
             say(f"{game}: no models/{game}.pt, the truth double only")
     renderer = TurnRenderer(game, size)
@@ -359,7 +369,7 @@ def run_game(game: str, turns: int, seed: int, truth_only: bool, noise: int = NO
         turn = make_turn(game, seed, i, legal, renderer)
         render_s += time.perf_counter() - t0
         for m in modes:
-            results[m].append(run_turn(turn, m, detector, seed, noise, every_frame, drop_stale))
+            results[m].append(run_turn(turn, m, detector, seed, noise, every_frame, drop_stale, finder))
         if (i + 1) % 10 == 0 or i + 1 == turns:
             done = ", ".join(f"{m}: {sum(r.flagged for r in rs)}/{sum(not r.legal for r in rs)} flagged, "
                              f"{sum(r.false_alarm for r in rs)} false alarms" for m, rs in results.items())
@@ -392,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
                         "those before it are skipped (the figures then depend on this machine's speed)")
     parser.add_argument("--size", type=frame_size, default=(640, 480), metavar="WxH",
                         help="the frames' size (default 640x480, the targets'; 1280x960: a camera with more pixels)")
+    parser.add_argument("--no-dice-finder", action="store_true", help="leave the d6 finder out (tabletop play "
+                        "runs it beside OneWorld's, Battle Grounds' and The Game's detectors)")
     parser.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every turn's figures as JSON")
     args = parser.parse_args(argv)
@@ -404,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.game or GAMES:
         out["games"][game] = run_game(game, args.turns, args.seed, args.truth_only, args.noise, imgsz=args.imgsz,
                                      every_frame=args.read_every_frame, backend=args.backend,
-                                     drop_stale=args.drop_stale, size=args.size)
+                                     drop_stale=args.drop_stale, size=args.size, dice_finder=not args.no_dice_finder)
     print(f"\nseed {args.seed}, {args.turns} turns a game, {args.size[0]}x{args.size[1]}, noise +-{args.noise}, "
           f"load average {os.getloadavg()[0]:.1f}; "
           f"targets: >= {TARGETS['fps']:.0f} fps, <= {TARGETS['latency_s']} s, >= 99% flagged, "

@@ -1,6 +1,7 @@
 """What the detectors trained only on renders do with real pieces they never saw.
 
-    python3 benchmarks/real_photos.py [--weights models/when-gods-collide.pt] [--real ../shared/real] [--json]
+    python3 benchmarks/real_photos.py [--weights models/when-gods-collide.pt] [--finder d6] [--no-finder]
+                                      [--real ../shared/real] [--json]
 
 Two sets of real photographs, labelled by their own projects in their own class schemes:
 
@@ -11,7 +12,11 @@ Two sets of real photographs, labelled by their own projects in their own class 
   is not defined.
 * ``dice/``: 25 top-down photos (640x640) of ordinary d6 dice. When Gods Collide's model reads
   a d6 (classes ``d6-1`` .. ``d6-6``): how many dice does it find as some d6, and how many does
-  it read with the right number of pips?
+  it read with the right number of pips? And the d6 finder (``models/d6.pt`` with its face
+  reader, trained only on renders of many kinds of die: :mod:`vision.render.dice_scene`),
+  which reads the dice of OneWorld, Battle Grounds and The Game: the same, and again with
+  only the dice the live referee would take a throw from (the finder at least
+  ``vision.dice_finder.DICE_CONF`` sure, the face reader ``tabletop.live.board.SURE_FACE``).
 
 Also counted: detections of those kinds that match no labelled object (false detections).
 The figures are computed by :func:`vision.detect_eval.transfer_figures`; they are a measure,
@@ -39,12 +44,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real", default=str(ROOT.parent / "shared" / "real"),
                         help="the folder of real photographs (checkers-printed/, dice/)")
     parser.add_argument("--conf", type=float, default=0.25)
+    parser.add_argument("--finder", default="d6", help="the d6 finder's weights (default the shipped models/d6.pt)")
+    parser.add_argument("--no-finder", action="store_true", help="leave the d6 finder out")
     parser.add_argument("--imgsz", type=int, help="the size frames are read at (default: the weights' recipe's)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
     from vision.detect import Detector
     from vision.detect_eval import load_samples, transfer_figures
+    from vision.dice_finder import DICE_CONF
 
     real = Path(args.real)
     if not Path(args.weights).is_file():
@@ -64,6 +72,16 @@ def main(argv: list[str] | None = None) -> int:
     figures["dice"] = transfer_figures(dice, detector.detect, names, D6_KINDS,
                                        {k: f"d6-{k + 1}" for k in range(6)}, args.conf)
     figures["dice"]["sizes"] = _sizes(detector)
+    if not args.no_finder:
+        from vision.dice_finder import DiceFinder
+
+        finder = DiceFinder.load(args.finder)
+        figures["d6 finder"] = transfer_figures(dice, finder.detect, tuple(finder.detector.names), D6_KINDS,
+                                                {k: f"d6-{k + 1}" for k in range(6)}, args.conf)
+        figures["d6 finder"]["sizes"] = _sizes(finder.detector)
+        sure = transfer_figures(dice, _sure(finder.detect), tuple(finder.detector.names), D6_KINDS,
+                                {k: f"d6-{k + 1}" for k in range(6)}, DICE_CONF)
+        figures["d6 finder, as the referee takes a throw"] = dict(sure, sizes=_sizes(finder.detector))
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
@@ -75,6 +93,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{what:9s} {f['images']} photos, {f['objects']} labelled: found {found}{right}, "
               f"{f['false_detections']} false detections (read at {sizes})")
     return 0
+
+
+def _sure(detect):  # type: ignore[no-untyped-def]
+    """``detect`` keeping only the dice the live referee would take a throw from: the finder
+    at least ``DICE_CONF`` sure of the die and the face reader at least ``SURE_FACE`` of its face."""
+    import numpy as np
+
+    from tabletop.live.board import SURE_FACE
+
+    def sure(frame):  # type: ignore[no-untyped-def]
+        d = detect(frame)
+        if d.face_confidence is None:
+            return d
+        return d[np.nan_to_num(np.asarray(d.face_confidence, float), nan=1.0) >= SURE_FACE]
+
+    return sure
 
 
 def _sizes(detector) -> dict[str, int]:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["DEFAULT_IMGSZ", "ModelNotFoundError", "available", "inference_settings", "reading_settings", "reads_mirrored",
+__all__ = ["DEFAULT_IMGSZ", "DICE_FINDER", "ModelNotFoundError", "available", "inference_settings", "reading_settings", "reads_mirrored",
            "weights_path"]
 
 #: The size frames are read at (the network input's longer side, pixels) unless a recipe says otherwise.
@@ -21,13 +21,19 @@ class ModelNotFoundError(FileNotFoundError):
     """No shipped weights of that name."""
 
 
+#: The d6 finder's name (``d6.pt``): ordinary dice beside any game, not a game's detector.
+DICE_FINDER = "d6"
+
+
 def available() -> list[str]:
-    """Names of the shipped detector weight files (without ``.pt``; a detector's readers,
-    its dice face reader ``<name>.faces.pt``, its piece reader ``<name>.pieces.pt`` and its
-    facing reader ``<name>.facing.pt``, are not ones)."""
+    """Names of the games whose detector weights are shipped (``GAME.pt``; a detector's
+    readers, its dice face reader ``<name>.faces.pt``, its piece reader ``<name>.pieces.pt``
+    and its facing reader ``<name>.facing.pt``, are not ones, nor the d6 finder,
+    :data:`DICE_FINDER`)."""
     folder = resources.files("models")
     return sorted(p.name[:-3] for p in folder.iterdir()
-                  if p.name.endswith(".pt") and not p.name.endswith((".faces.pt", ".pieces.pt", ".facing.pt")))
+                  if p.name.endswith(".pt") and not p.name.endswith((".faces.pt", ".pieces.pt", ".facing.pt"))
+                  and p.name[:-3] != DICE_FINDER)
 
 
 def weights_path(name: str) -> Path:

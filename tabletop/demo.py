@@ -162,7 +162,7 @@ def run_game(game: str, out_dir: Path, say: Callable[[str], None] = print) -> Ga
     from rules.registry import get_game
     from tabletop.live.audio import Audio
     from tabletop.live.pipeline import Rolls
-    from tabletop.live.play import _marker_spec, build_pipeline
+    from tabletop.live.play import _marker_spec, build_pipeline, dice_finder_for
     from tabletop.live.session import FrameSink, run_frames
     from vision.detect import Detector
 
@@ -185,7 +185,7 @@ def run_game(game: str, out_dir: Path, say: Callable[[str], None] = print) -> Ga
     audio = Audio(f"wav:{wav}", out=lambda text: say(f"  heard     {text}"))
     rolls = Rolls([r for mv in manifest["moves"] for r in mv["rolls"]])
     pipe = build_pipeline(engine, state, detector, pose=pose, tracker=tracker, audio=audio, rolls=rolls,
-                          say=lambda text: say(f"    ({text})"))
+                          say=lambda text: say(f"    ({text})"), dice=dice_finder_for(detector))  # as tabletop play
     sink = FrameSink(out_dir / game, out_dir / f"{game}.mp4", FPS)
     try:
         run.frames = run_frames(_pictures(manifest, folder), pipe, sink=sink)

@@ -56,7 +56,8 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
             "Step by step: docs/models.md.\n\n" + exit_text
         ),
     )
-    cmd.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games')")
+    cmd.add_argument("game", metavar="GAME", help="the game's short name, e.g. oneworld (see 'tabletop games'), or d6: "
+                                                 "the d6 finder, which reads ordinary dice beside any game")
     cmd.add_argument("--data", metavar="DIR", help="fine-tune on this ultralytics dataset instead of renders")
     cmd.add_argument("--epochs", type=whole("epochs", 1, 10_000), metavar="N",
                      help="epochs (default: the recipe's; 30 when fine-tuning; with --continue, "
@@ -131,9 +132,11 @@ def add_eval_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
 
 
 def _check_game(game: str) -> None:
+    from models import DICE_FINDER
     from rules.registry import get_game
 
-    get_game(game)  # an unknown game: one line, exit 2 (RulesError)
+    if game != DICE_FINDER:  # the d6 finder is trained like a game's detector
+        get_game(game)  # an unknown game: one line, exit 2 (RulesError)
 
 
 def _check_cuda(device: str) -> None:
@@ -157,6 +160,7 @@ def _stderr_line(text: str) -> None:
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
     """Render (or read) a dataset and train; say where the weights went."""
     _check_game(args.game)
+    from models import DICE_FINDER
     from vision.detect import DetectorError
     from vision.detect_train import (
         EpochReport,
@@ -222,7 +226,15 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         # whole photos at the detector's own input size (no tiles: photos come at any size)
         recipe = with_overrides(recipe, epochs=args.epochs or 30, imgsz=args.imgsz or 640, seed=args.seed, tile=0)
         out.write(f"fine-tuning the shipped {args.game} model on {data_dir} ({len(doc['names'])} classes)\n")
-        if recipe.dice_faces is not None:
+        if recipe.dice_faces is not None and recipe.game == DICE_FINDER:
+            import shutil
+
+            from vision.dice_faces import faces_path
+
+            folder.mkdir(parents=True, exist_ok=True)  # it reads a die's pixels: it serves the new weights too
+            shutil.copyfile(faces_path(start_from), faces_path(folder / f"{args.game}.pt"))
+            out.write("the shipped face reader reads the faces of the fine-tuned weights' dice\n")
+        elif recipe.dice_faces is not None:
             yaml_path = _fine_tune_dice(args.game, start_from, data_dir, folder, out)
         if recipe.facing_reader is not None:
             import shutil
@@ -261,7 +273,11 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             _facing_reader_stage(recipe, folder, out, again=args.facing_only, share=share)
             if args.facing_only:
                 return 0
-        if recipe.dice_faces is not None and not args.pieces_only:
+        if recipe.dice_faces is not None and not args.pieces_only and recipe.game == DICE_FINDER:
+            _d6_face_reader(recipe, folder, out, again=args.faces_only)  # the finder reads its dice's faces again
+            if args.faces_only:
+                return 0
+        elif recipe.dice_faces is not None and not args.pieces_only:
             yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only, share=share)
             if args.faces_only:
                 return 0
@@ -489,10 +505,32 @@ def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out:
     return merged / "data.yaml"
 
 
+def _d6_face_reader(recipe: Any, folder: Path, out: TextIO, again: bool = False) -> Path:
+    """The d6 finder's face reader, trained on the dice of its renders (the recipe's
+    ``dice_faces`` epochs and seed) and saved beside the weights as ``d6.faces.pt``."""
+    from vision.dice_faces import FaceTraining, faces_path, train_face_reader
+    from vision.render.dice_scene import CLASSES
+
+    path = faces_path(folder / f"{recipe.game}.pt")
+    if _trained_before("face reader", path, again, out):
+        return path
+    settings = FaceTraining.from_json(recipe.dice_faces)
+    assert settings is not None
+    out.write(f"training the face reader on the dice of {folder / 'data'} for {settings.epochs} epochs\n")
+    out.flush()
+    reader = train_face_reader(folder / "data", list(CLASSES), settings,
+                               progress=_epoch_progress("face reader", "validation accuracy"))
+    return _save_reader("face reader", reader, path,
+                        f"validation accuracy {reader.metrics['val_accuracy']:.3f} on {reader.metrics['val_dice']} dice",
+                        out)
+
+
 def _render(recipe: Any, folder: Path, out: TextIO) -> Path:
+    from models import DICE_FINDER
     from tabletop.rendering import ProgressBar
     from vision.render import RenderOptions
     from vision.render.dataset import write_dataset
+    from vision.render.dice_scene import write_dice_dataset
 
     if (folder / "data.yaml").is_file() and json.loads((folder / "dataset.json").read_text()).get("count") == \
             recipe.data_count and json.loads((folder / "dataset.json").read_text()).get("seed") == recipe.data_seed:
@@ -503,6 +541,10 @@ def _render(recipe: Any, folder: Path, out: TextIO) -> Path:
     val_every = round(1 / recipe.data_val) if recipe.data_val > 0 else 0
     out.write(f"rendering {recipe.data_count} images of {recipe.game} (seed {recipe.data_seed}) into {folder}\n")
     out.flush()
+    if recipe.game == DICE_FINDER:
+        done = write_dice_dataset(folder, recipe.data_count, seed=recipe.data_seed, size=recipe.data_size,
+                                  val_every=val_every, workers=recipe.workers, progress=ProgressBar("rendering dice"))
+        return Path(done["yaml"])
     summary = write_dataset(recipe.game, folder, recipe.data_count, seed=recipe.data_seed,
                             options=RenderOptions(size=recipe.data_size, hands=recipe.data_hands),
                             record=_bundled_record_text(recipe.game), val_every=val_every, workers=recipe.workers,

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from tabletop.argtypes import CAMERA_INDEX, frame_size, number, whole
 from tabletop.errors import InputError
 
-__all__ = ["add_play_parser", "build_pipeline", "has_display", "run_play"]
+__all__ = ["add_play_parser", "build_pipeline", "dice_finder_for", "has_display", "run_play"]
 
 
 def has_display() -> bool:
@@ -103,6 +103,10 @@ def add_play_parser(commands: Any, formatter: Callable[[str], argparse.HelpForma
                            "'Rally for Team-Up', 'no pick' or skip, an aspect, a stat), e.g. 'Heroic Stand,c0'; "
                            "one that is none of the choices then is refused and said; with a window, c goes "
                            "through the choices and Enter chooses")
+    play.add_argument("--no-dice-finder", action="store_true",
+                      help="OneWorld, Battle Grounds, The Game: do not look for ordinary d6 dice on the table (by "
+                           "default the d6 finder, models/d6.pt, reads a throw there as the roll an action waits "
+                           "for; dice given, typed or rolled come first)")
     play.add_argument("--roll-dice", type=int, default=None, metavar="SEED",
                       help="when a roll is needed and none is given, roll it (seeded) and announce it")
     play.add_argument("--audio", type=_audio, default="auto", metavar="MODE",
@@ -176,12 +180,24 @@ def _marker_spec(game: str, options: dict[str, Any]) -> Any:
     return kits[0]
 
 
+def dice_finder_for(detector: Any) -> Any:
+    """The shipped d6 finder (:func:`vision.dice_finder.load_finder`) for a detector that
+    finds no dice of its own (OneWorld's, Battle Grounds', The Game's), else ``None``."""
+    from tabletop.live.board import DICE_PREFIXES
+    from vision.dice_finder import load_finder
+
+    if any(str(n).startswith(DICE_PREFIXES) for n in detector.names):  # When Gods Collide's, Wormholes'
+        return None
+    return load_finder()
+
+
 def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tracker: Any = None,
                    audio: Any = None, record: Any = None, rolls: Any = None, window_s: float = 0.3,
                    say: Callable[[str], None] = print, every_frame: bool = False,
-                   choices: Sequence[str] = ()) -> Any:
+                   choices: Sequence[str] = (), dice: Any = None) -> Any:
     """The live pipeline of ``game`` from ``state``: a fixed ``pose`` (a
-    :class:`calibration.pose.BoardPose`) or the game's marker ``tracker``, and ``detector``."""
+    :class:`calibration.pose.BoardPose`) or the game's marker ``tracker``, and ``detector``;
+    ``dice``: a :class:`vision.dice_finder.DiceFinder` whose d6 dice join the detector's."""
     from tabletop.live.board import BoardMapper, PoseGeometry
     from tabletop.live.motion import StillFrames
     from tabletop.live.pipeline import FrameView, LivePipeline, size_of_frame
@@ -203,7 +219,12 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
         return FrameView(PoseGeometry(update.pose), update.pose.board_corners_in_image(),
                          f"{update.state} {q.residual_px:.1f}px")
 
-    return LivePipeline(game, state, detector.detect, locate, mapper, audio=audio, record=record,
+    detect = detector.detect
+    if dice is not None:
+        from vision.dice_finder import with_dice
+
+        detect = with_dice(detect, dice)
+    return LivePipeline(game, state, detect, locate, mapper, audio=audio, record=record,
                         rolls=rolls, window_s=window_s, log=say,
                         still=StillFrames(refresh_s=0.0) if every_frame else None, choices=choices)
 
@@ -303,6 +324,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         detector = Detector.load(args.weights or args.game)
         if args.camera is not None or args.url is not None:
             _prepare(detector, say)
+        dice = None if args.no_dice_finder else dice_finder_for(detector)
     except DetectorError as err:
         raise InputError("detector", str(err)) from None
     fixed = None
@@ -344,7 +366,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     except BaseException:
         audio.close()
         raise
-    pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record,
+    pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record, dice=dice,
                           rolls=rolls, window_s=args.window_s, say=say,
                           every_frame=args.read_every_frame, choices=args.choices)
     window = None

@@ -1,0 +1,58 @@
+"""The d6 finder's renders (``vision.render.dice_scene``): dice of many kinds, each labelled
+with the pips of its top face and a box round every face seen."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+
+from vision.render.dice_scene import CLASSES, _draw_die, _Style, render_dice, write_dice_dataset
+
+
+def test_a_render_is_labelled_in_the_frame_and_the_same_for_the_same_seed() -> None:
+    a, boxes = render_dice(np.random.default_rng([4, 2]), (320, 256))
+    b, again = render_dice(np.random.default_rng([4, 2]), (320, 256))
+    assert a.shape == (256, 320, 3) and np.array_equal(a, b) and boxes == again
+    assert boxes
+    for cls, x, y, w, h in boxes:
+        assert 0 <= cls < len(CLASSES)
+        assert 0 < w < 1 and 0 < h < 1
+        assert 0 <= x - w / 2 and x + w / 2 <= 1 and 0 <= y - h / 2 and y + h / 2 <= 1
+
+
+def _die(value: int, elevation: float) -> tuple[np.ndarray, np.ndarray]:
+    img = np.full((120, 120, 3), 128, np.uint8)
+    style = _Style((240.0, 240.0, 240.0), None, (0.0, 0.0, 0.0), 0.2, 0.55, 8.0, False)
+    light = np.array([0.0, 0.0, 1.0])
+    pts = _draw_die(img, (60.0, 70.0), 40.0, 0.0, np.radians(elevation), value, style, light, np.random.default_rng(0))
+    return img, pts
+
+
+def test_the_top_face_shows_its_pips_and_the_box_holds_the_die() -> None:
+    """Seen from straight above, a die's top face is all that shows: as many dark pips as
+    its value, inside the outline returned; at an angle, the side turned to the camera shows
+    too and the outline reaches below the top face."""
+    for value in range(1, 7):
+        img, pts = _die(value, 90.0)
+        dark = (img[..., 0] < 60).astype(np.uint8)
+        count, _ = cv2.connectedComponents(dark)
+        assert count - 1 == value, value
+        ys, xs = np.nonzero(dark)
+        assert pts[:, 0].min() <= xs.min() and xs.max() <= pts[:, 0].max()
+        assert pts[:, 1].min() <= ys.min() and ys.max() <= pts[:, 1].max()
+    _, above = _die(3, 90.0)
+    _, angled = _die(3, 50.0)
+    assert np.ptp(angled[:, 1]) > np.ptp(above[:, 1]) * 1.2
+
+
+def test_a_dataset_is_written_for_ultralytics(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    summary = write_dice_dataset(tmp_path / "d6", 10, seed=5, size=(256, 256), val_every=5)
+    root = tmp_path / "d6"
+    assert sorted(p.name for p in (root / "images" / "val").iterdir()) == ["000000.jpg", "000005.jpg"]
+    assert len(list((root / "labels" / "train").iterdir())) == 8
+    doc = json.loads((root / "dataset.json").read_text())
+    assert doc["game"] == "d6" and doc["count"] == 10 and doc["seed"] == 5 and doc["classes"] == list(CLASSES)
+    assert summary["dice"] == sum(len(p.read_text().splitlines()) for p in (root / "labels").rglob("*.txt"))
+    assert '5: "d6-6"' in (root / "data.yaml").read_text()

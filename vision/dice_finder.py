@@ -1,0 +1,143 @@
+"""Ordinary d6 dice found beside any game's pieces: the d6 finder (``models/d6.pt``).
+
+OneWorld, Battle Grounds and The Game throw ordinary six-sided dice, which their detectors
+do not know. The d6 finder, trained on renders of many kinds of die
+(:mod:`vision.render.dice_scene`), reads them in the same frame: :func:`with_dice` runs it
+after a game's detector and adds its dice (classes ``d6-1`` .. ``d6-6``, the pips of the top
+face) to the game's detections, where the live referee reads a throw from them
+(:func:`tabletop.live.rolls.thrown_d6`). A die is added only when the finder is at least
+:data:`DICE_CONF` sure of it and its box does not overlap a piece the game's detector found
+(:data:`ON_PIECE_IOU`): a square counter with a mark is no die.
+
+>>> found = Detections(np.array([[0., 0, 10, 10]]), np.array([0.9]), np.array([0]), class_name=np.array(["blade"], object))
+>>> dice = Detections(np.array([[2., 2, 9, 9], [40, 40, 50, 50], [60, 60, 70, 70]]), np.array([0.9, 0.8, 0.2]),
+...                   np.array([2, 4, 0]), class_name=np.array(["d6-3", "d6-5", "d6-1"], object))
+>>> added(found, dice).class_name.tolist()  # one on the counter, one too unsure: left out
+['blade', 'd6-5']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from vision.detections import Detections, box_iou
+
+__all__ = ["DICE_CONF", "ON_PIECE_IOU", "SAME_DIE_IOU", "DiceFinder", "added", "load_finder", "one_box_per_die",
+           "with_dice"]
+
+#: The finder's confidence a die needs to be added (the referee takes a throw from them).
+DICE_CONF = 0.3
+#: A die box overlapping a piece box of the game's detector by this much (intersection over
+#: union) or more is left out.
+ON_PIECE_IOU = 0.1
+
+
+def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detections:
+    """``found`` (a game detector's detections, with class names) and the dice of ``dice``
+    (the finder's) sure enough and clear of every box of ``found``; the columns ``found``
+    has (keypoints, facings, face confidences) are filled in for the dice as unread."""
+    keep = np.asarray(dice.confidence) >= conf
+    if len(found) and keep.any():
+        keep &= box_iou(dice.xyxy, found.xyxy).max(axis=1) < ON_PIECE_IOU
+    d = dice[keep]
+    if not len(d):
+        return found
+    n = len(d)
+    names = d.class_name if d.class_name is not None else np.array([f"d6-{int(c) + 1}" for c in d.class_id], object)
+    old_names = found.class_name if found.class_name is not None else np.array([str(c) for c in found.class_id], object)
+
+    def column(a: np.ndarray | None, fill: float) -> np.ndarray | None:
+        return None if a is None else np.concatenate([np.asarray(a, float), np.full(n, fill)])
+
+    keypoints = None
+    if found.keypoints is not None:
+        keypoints = np.concatenate([found.keypoints, np.zeros((n, *found.keypoints.shape[1:]))])
+    return Detections(
+        np.concatenate([found.xyxy, d.xyxy]),
+        np.concatenate([found.confidence, d.confidence]),
+        np.concatenate([np.asarray(found.class_id, int), np.full(n, -1)]),
+        column(found.facing, np.nan),
+        keypoints,
+        np.concatenate([old_names, names]),
+        column(found.facing_confidence, np.nan),
+        column(found.face_confidence, np.nan),
+    )
+
+
+#: Two of the finder's boxes overlapping this much (intersection over union) are one die:
+#: the surer stays (the network suppresses overlaps within a class only).
+SAME_DIE_IOU = 0.5
+
+
+def one_box_per_die(det: Detections) -> Detections:
+    """``det`` with, of boxes overlapping by :data:`SAME_DIE_IOU` or more whatever their
+    class, the surest alone.
+
+    >>> d = Detections(np.array([[0., 0, 10, 10], [1, 0, 11, 10], [30, 30, 40, 40]]), np.array([0.4, 0.6, 0.5]),
+    ...                np.array([1, 3, 0]))
+    >>> one_box_per_die(d).class_id.tolist()
+    [3, 0]
+    """
+    if len(det) < 2:
+        return det
+    order = np.argsort(-np.asarray(det.confidence), kind="stable")
+    overlap = box_iou(det.xyxy, det.xyxy)
+    kept: list[int] = []
+    for i in order:
+        if all(overlap[i, j] < SAME_DIE_IOU for j in kept):
+            kept.append(int(i))
+    return det[np.array(sorted(kept, key=lambda i: -det.confidence[i]), int)]
+
+
+class DiceFinder:
+    """The d6 finder: its detector's dice (:func:`one_box_per_die`), each face read again by
+    the face reader shipped beside it (``d6.faces.pt``, :class:`vision.dice_faces.FaceReader`)
+    when there is one: the names are the reader's faces, ``face_confidence`` its confidence
+    (the live referee counts a die only when that is sure, :data:`tabletop.live.board.SURE_FACE`)."""
+
+    def __init__(self, detector: Any, faces: Any = None) -> None:
+        self.detector = detector
+        self.faces = faces
+
+    @classmethod
+    def load(cls, weights: str = "d6", backend: str = "auto") -> DiceFinder:
+        """The finder of ``weights`` (the shipped ``d6``, or a weights file), with the face
+        reader beside it when there is one."""
+        from vision.detect import Detector
+        from vision.dice_faces import FaceReader, faces_path
+
+        detector = Detector.load(weights, backend)
+        path = faces_path(detector.info.source)
+        return cls(detector, FaceReader.load(path) if path.is_file() else None)
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        d = one_box_per_die(self.detector.detect(frame))
+        if self.faces is None or not len(d):
+            return d
+        faces, sure = self.faces.read(frame, d.xyxy)
+        ids = {name: k for k, name in enumerate(self.detector.names)}
+        return Detections(d.xyxy, d.confidence, np.array([ids.get(f, -1) for f in faces], int),
+                          class_name=np.array(faces, object), face_confidence=np.asarray(sure, float))
+
+
+def load_finder(backend: str = "auto") -> DiceFinder | None:
+    """The shipped d6 finder, or ``None`` when ``models/d6.pt`` is not shipped."""
+    import models
+
+    try:
+        models.weights_path(models.DICE_FINDER)
+    except models.ModelNotFoundError:
+        return None
+    return DiceFinder.load(models.DICE_FINDER, backend)
+
+
+def with_dice(detect: Callable[[np.ndarray], Detections], finder: Any,
+              conf: float = DICE_CONF) -> Callable[[np.ndarray], Detections]:
+    """``detect`` followed by the d6 finder on the same frame, its dice :func:`added`."""
+    def both(frame: np.ndarray) -> Detections:
+        return added(detect(frame), finder.detect(frame), conf)
+
+    return both

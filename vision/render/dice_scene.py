@@ -1,0 +1,312 @@
+"""Ordinary six-sided dice, rendered for the d6 finder (``models/d6.pt``).
+
+Every game but Wormholes throws ordinary d6 dice, and players bring their own: white, black,
+red, marbled or translucent, with black, white, red or gold pips, seen from straight above
+or at an angle, on a board, a mat, a tray or the floor. The game scenes draw each kit's own
+dice, small; this scene draws many kinds of die, of many sizes, on many grounds, so that a
+detector learns what a d6 is rather than what one kit's d6 looks like.
+
+Each die is a cube with rounded corners (a superellipse outline on each face) seen by an
+orthographic camera ``elevation`` degrees above the table: its top face and the side faces
+turned to the camera, each shaded by its angle to the light, and its pips drawn on each face
+through that face's own mapping. The top face's pips are the label (``d6-1`` .. ``d6-6``),
+the box the outline of every face seen. Other things lie about: discs, plain cubes and
+squares, cards, marks with dots that are no die. The frame then goes through
+:func:`vision.render.effects.develop` (light, blur, noise) and JPEG.
+
+>>> img, boxes = render_dice(np.random.default_rng(0), (320, 240))
+>>> img.shape, all(0 <= b[0] <= 5 for b in boxes)
+((240, 320, 3), True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from models import DICE_FINDER
+from vision.render.effects import develop, jpeg, sample_look
+from vision.render.textures import KINDS, TextureBank
+
+__all__ = ["CLASSES", "render_dice", "write_dice_dataset"]
+
+CLASSES = tuple(f"d6-{k}" for k in range(1, 7))
+
+#: Pip places on a face, in half-edges from its centre (x to the right, y down).
+_PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+_BANK = TextureBank(variants=4)
+_SS = 2  # drawn at twice the size, then made smaller: smooth edges
+
+
+@dataclass
+class _Style:
+    body: tuple[float, float, float]  # BGR
+    second: tuple[float, float, float] | None  # a marbled die's other colour
+    pip: tuple[float, float, float]
+    pip_size: float  # pip radius, in half-edges
+    pip_spread: float  # pip offset from the centre, in half-edges
+    roundness: float  # superellipse exponent (high: square corners)
+    big_one: bool  # the 1 drawn large (many dice have a large or coloured 1)
+
+
+def _colour(rng: np.random.Generator, light: bool | None = None) -> tuple[float, float, float]:
+    h = rng.uniform(0, 180)
+    s = rng.choice([rng.uniform(0, 40), rng.uniform(80, 255)])
+    v = rng.uniform(170, 255) if light else rng.uniform(20, 120) if light is False else rng.uniform(20, 255)
+    bgr = cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    return tuple(float(c) for c in bgr)  # type: ignore[return-value]
+
+
+def _style(rng: np.random.Generator) -> _Style:
+    kind = rng.random()
+    if kind < 0.3:
+        body = tuple(float(x) for x in rng.uniform(215, 250, 3))  # white, ivory
+    elif kind < 0.45:
+        body = tuple(float(x) for x in rng.uniform(10, 45, 3))  # black
+    else:
+        body = _colour(rng)
+    light = float(np.mean(body)) > 120
+    if rng.random() < 0.15:
+        pip = (40.0, 40.0, 200.0) if rng.random() < 0.5 else (60.0, 170.0, 215.0)  # red, gold
+    else:
+        pip = tuple(float(x) for x in (rng.uniform(0, 50, 3) if light else rng.uniform(210, 255, 3)))
+    second = _colour(rng) if rng.random() < 0.25 else None
+    return _Style(body, second, pip, float(rng.uniform(0.17, 0.26)), float(rng.uniform(0.48, 0.62)),
+                  float(rng.uniform(3.0, 9.0)), bool(rng.random() < 0.25))  # type: ignore[arg-type]
+
+
+def _outline(roundness: float, n: int = 36) -> np.ndarray:
+    """A rounded square (superellipse) in half-edges, ``n`` points."""
+    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    c, s = np.cos(t), np.sin(t)
+    e = 2.0 / roundness
+    return np.stack([np.sign(c) * np.abs(c) ** e, np.sign(s) * np.abs(s) ** e], 1)
+
+
+def _faces(value: int, rng: np.random.Generator) -> dict[str, int]:
+    """The values on the top and on the four sides (opposite faces add to 7)."""
+    sides = [v for v in range(1, 7) if v not in (value, 7 - value)]
+    a, b = (int(x) for x in rng.permutation(sides)[:2])
+    return {"top": value, "+x": a, "-x": 7 - a, "+y": b, "-y": 7 - b}
+
+
+def _draw_die(img: np.ndarray, centre: tuple[float, float], edge: float, yaw: float, elevation: float,
+              value: int, style: _Style, light: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Draw one die on ``img`` (``centre`` and ``edge`` in its pixels); returns the outline
+    points seen."""
+    h = edge / 2
+    ca, sa = math.cos(yaw), math.sin(yaw)
+    se, ce = math.sin(elevation), math.cos(elevation)
+
+    def project(p: np.ndarray) -> np.ndarray:  # die coordinates (x, y, z up) -> image
+        x = p[..., 0] * ca - p[..., 1] * sa
+        y = p[..., 0] * sa + p[..., 1] * ca
+        return np.stack([centre[0] + x, centre[1] + y * se - p[..., 2] * ce], -1)
+
+    values = _faces(value, rng)
+    # face: centre, the two half-edge axes (die coordinates), normal
+    faces = {
+        "top": (np.array([0, 0, edge]), np.array([h, 0, 0]), np.array([0, h, 0]), np.array([0, 0, 1.0])),
+        "+x": (np.array([h, 0, h]), np.array([0, h, 0]), np.array([0, 0, -h]), np.array([1.0, 0, 0])),
+        "-x": (np.array([-h, 0, h]), np.array([0, -h, 0]), np.array([0, 0, -h]), np.array([-1.0, 0, 0])),
+        "+y": (np.array([0, h, h]), np.array([-h, 0, 0]), np.array([0, 0, -h]), np.array([0, 1.0, 0])),
+        "-y": (np.array([0, -h, h]), np.array([h, 0, 0]), np.array([0, 0, -h]), np.array([0, -1.0, 0])),
+    }
+    view = np.array([0.0, ce, se])  # towards the camera, in table coordinates
+    outline = _outline(style.roundness)
+    seen: list[np.ndarray] = []
+    order = sorted(faces, key=lambda k: k == "top")  # sides first, the top over them
+    for name in order:
+        c, u, v, n = faces[name]
+        nt = np.array([n[0] * ca - n[1] * sa, n[0] * sa + n[1] * ca, n[2]])
+        facing = float(nt @ view)
+        if facing <= 0.02:
+            continue
+        pts3 = c + outline[:, :1] * u + outline[:, 1:] * v
+        pts = project(pts3)
+        seen.append(pts)
+        shade = 0.55 + 0.45 * max(0.0, float(nt @ light))
+        body = np.array(style.body) * shade
+        poly = np.round(pts * 16).astype(np.int32)
+        cv2.fillPoly(img, [poly], tuple(float(x) for x in body), cv2.LINE_AA, 4)
+        if style.second is not None:  # marbled: a second colour in faint streaks over the face
+            streaks = img.copy()
+            for _ in range(2):
+                a, b = rng.uniform(-0.7, 0.7, 2)
+                streak = c + a * u + b * v
+                q = project(np.array([streak, streak + rng.uniform(-0.5, 0.5) * u + rng.uniform(-0.5, 0.5) * v]))
+                cv2.line(streaks, tuple(int(x) for x in q[0]), tuple(int(x) for x in q[1]),
+                         tuple(float(x) * shade for x in style.second), max(1, int(edge * 0.08)), cv2.LINE_AA)
+            x0, y0 = np.maximum(pts.min(0).astype(int) - 2, 0)
+            x1, y1 = pts.max(0).astype(int) + 3
+            img[y0:y1, x0:x1] = cv2.addWeighted(streaks[y0:y1, x0:x1], 0.5, img[y0:y1, x0:x1], 0.5, 0)
+        k = values[name]
+        radius = style.pip_size * (1.9 if k == 1 and style.big_one else 1.0)
+        pip = np.array((40.0, 40.0, 200.0) if k == 1 and style.big_one and rng.random() < 0.5 else style.pip)
+        circle = np.stack([np.cos(np.linspace(0, 2 * math.pi, 12, endpoint=False)),
+                           np.sin(np.linspace(0, 2 * math.pi, 12, endpoint=False))], 1)
+        for px, py in _PIPS[k]:
+            centre_p = c + style.pip_spread * (px * u + py * v)
+            ring = centre_p + radius * (circle[:, :1] * u + circle[:, 1:] * v)
+            cv2.fillPoly(img, [np.round(project(ring) * 16).astype(np.int32)],
+                         tuple(float(x) for x in pip * (0.6 + 0.4 * shade)), cv2.LINE_AA, 4)
+    return np.concatenate(seen)
+
+
+def _ground(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A table, mat, tray or floor ``w`` x ``h`` (BGR)."""
+    pick = rng.random()
+    if pick < 0.25:
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = _colour(rng)
+        img += rng.normal(0, rng.uniform(1, 8), (h, w, 1)).astype(np.float32)
+    else:
+        tex = _BANK.get(str(rng.choice(KINDS)), int(rng.integers(0, 4)))
+        reps = (h // tex.shape[0] + 2, w // tex.shape[1] + 2, 1)
+        big = np.tile(tex, reps)
+        y0, x0 = int(rng.integers(0, tex.shape[0])), int(rng.integers(0, tex.shape[1]))
+        img = big[y0:y0 + h, x0:x0 + w].astype(np.float32)
+    if rng.random() < 0.4:  # a tray, a box lid or a board's edge: a band of another colour
+        x0, y0 = (int(v) for v in rng.integers(0, [w // 3, h // 3]))
+        x1, y1 = (int(v) for v in rng.integers([2 * w // 3, 2 * h // 3], [w + 1, h + 1]))
+        band = max(2, int(rng.uniform(0.01, 0.06) * w))
+        rim = _colour(rng)
+        cv2.rectangle(img, (x0, y0), (x1, y1), rim, band)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _clutter(img: np.ndarray, rng: np.random.Generator, size: float, count: int) -> None:
+    """Things that are not dice: discs, plain squares and cubes, cards, dotted marks."""
+    h, w = img.shape[:2]
+    for _ in range(count):
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        s = size * rng.uniform(0.5, 2.5)
+        colour = _colour(rng)
+        kind = rng.integers(0, 4)
+        if kind == 0:
+            cv2.circle(img, (int(x * 16), int(y * 16)), int(s * 8), colour, -1, cv2.LINE_AA, 4)
+        elif kind == 1:
+            box = cv2.boxPoints(((x, y), (s, s * rng.uniform(0.8, 1.6)), rng.uniform(0, 90)))
+            cv2.fillPoly(img, [np.round(box * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)
+        elif kind == 2:  # a card, perhaps with printing
+            box = cv2.boxPoints(((x, y), (s * 2.5, s * 3.5), rng.uniform(0, 90)))
+            cv2.fillPoly(img, [np.round(box * 16).astype(np.int32)], _colour(rng, light=True), cv2.LINE_AA, 4)
+            for _ in range(int(rng.integers(0, 5))):
+                cv2.circle(img, (int((x + rng.uniform(-s, s)) * 16), int((y + rng.uniform(-s, s)) * 16)),
+                           int(s * rng.uniform(0.05, 0.3) * 16), _colour(rng), -1, cv2.LINE_AA, 4)
+        else:  # a counter with a single mark
+            box = cv2.boxPoints(((x, y), (s, s), rng.uniform(0, 90)))
+            cv2.fillPoly(img, [np.round(box * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)
+            cv2.putText(img, str(rng.choice(list("ABXK7"))), (int(x - s / 3), int(y + s / 3)),
+                        cv2.FONT_HERSHEY_SIMPLEX, s / 40, _colour(rng), max(1, int(s / 15)), cv2.LINE_AA)
+
+
+def render_dice(rng: np.random.Generator, size: tuple[int, int] = (640, 640)
+                ) -> tuple[np.ndarray, list[tuple[int, float, float, float, float]]]:
+    """One frame ``size`` (w, h) of d6 dice: the BGR image and its YOLO labels (class
+    0..5 for 1..6 pips, then the box's centre and size as shares of the frame)."""
+    w, h = size
+    img = cv2.resize(_ground(rng, w, h), (w * _SS, h * _SS), interpolation=cv2.INTER_LINEAR)
+    elevation = math.radians(float(rng.choice([90.0, rng.uniform(35, 90), rng.uniform(60, 90)])))
+    edge = float(math.exp(rng.uniform(math.log(0.014), math.log(0.09))) * min(w, h))  # a die's edge, px
+    _clutter(img, rng, edge * _SS, int(rng.integers(0, 6)))
+    az = rng.uniform(0, 2 * math.pi)
+    light = np.array([math.cos(az) * 0.6, math.sin(az) * 0.6, 0.8])
+    light /= np.linalg.norm(light)
+    boxes: list[tuple[int, float, float, float, float]] = []
+    taken: list[tuple[float, float, float]] = []
+    cluster = rng.random() < 0.5  # dice thrown together lie close
+    cx0, cy0 = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+    for _ in range(int(rng.integers(1, 15))):
+        e = edge * rng.uniform(0.85, 1.15)
+        for _try in range(20):
+            if cluster:
+                x, y = cx0 + rng.normal(0, 3 * edge), cy0 + rng.normal(0, 3 * edge)
+            else:
+                x, y = rng.uniform(e, w - e), rng.uniform(e * 1.5, h - e)
+            if e <= x <= w - e and 1.5 * e <= y <= h - e and \
+                    all(math.hypot(x - a, y - b) > (e + r) * 0.8 for a, b, r in taken):
+                break
+        else:
+            continue
+        taken.append((x, y, e))
+        style = _style(rng)
+        shadow = (int((x + e * 0.25) * 16 * _SS), int((y + e * 0.3) * 16 * _SS))
+        overlay = img.copy()
+        cv2.ellipse(overlay, shadow, (int(e * 0.7 * 16 * _SS), int(e * 0.6 * 16 * _SS)), 0, 0, 360,
+                    (0, 0, 0), -1, cv2.LINE_AA, 4)
+        dark = float(rng.uniform(0.1, 0.35))
+        img = cv2.addWeighted(overlay, dark, img, 1 - dark, 0)
+        value = int(rng.integers(1, 7))
+        pts = _draw_die(img, (x * _SS, y * _SS), e * _SS, float(rng.uniform(0, 2 * math.pi)), elevation, value,
+                        style, light, rng) / _SS
+        x0, y0 = np.clip(pts.min(0), 0, [w, h])
+        x1, y1 = np.clip(pts.max(0), 0, [w, h])
+        if x1 - x0 > 2 and y1 - y0 > 2:
+            boxes.append((value - 1, float((x0 + x1) / 2 / w), float((y0 + y1) / 2 / h),
+                          float((x1 - x0) / w), float((y1 - y0) / h)))
+    img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    look = sample_look(rng)
+    img = develop(img, look, rng)
+    img = cv2.imdecode(np.frombuffer(jpeg(img, look.jpeg_quality), np.uint8), cv2.IMREAD_COLOR)
+    return img, boxes
+
+
+def _write_one(args: tuple[str, int, int, tuple[int, int], int]) -> int:
+    folder, seed, index, size, val_every = args
+    root = Path(folder)
+    split = "val" if val_every > 0 and index % val_every == 0 else "train"
+    img, boxes = render_dice(np.random.default_rng([seed, index]), size)
+    stem = f"{index:06d}"
+    cv2.imwrite(str(root / "images" / split / f"{stem}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    (root / "labels" / split / f"{stem}.txt").write_text(
+        "".join(f"{c} {x:.6f} {y:.6f} {w:.6f} {h:.6f}\n" for c, x, y, w, h in boxes), encoding="utf-8")
+    return len(boxes)
+
+
+def write_dice_dataset(folder: str | os.PathLike[str], count: int, seed: int = 0, size: tuple[int, int] = (640, 640),
+                       val_every: int = 10, workers: int = 1,
+                       progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Render ``count`` frames of d6 dice with ``seed`` into ``folder`` as an ultralytics
+    dataset (``data.yaml``, ``images/``, ``labels/``, ``dataset.json``): frame 0 and every
+    ``val_every``-th after it for validation; ``workers`` processes. The same seed gives
+    the same files (frame ``i`` from the generator seeded ``[seed, i]``)."""
+    from vision.render.dataset import write_yaml
+
+    root = Path(folder)
+    for kind in ("images", "labels"):
+        for split in ("train", "val"):
+            (root / kind / split).mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    jobs = [(str(root), seed, i, tuple(size), val_every) for i in range(count)]
+    dice = 0
+    if workers <= 1:
+        for n, job in enumerate(jobs):
+            dice += _write_one(job)  # type: ignore[arg-type]
+            if progress:
+                progress(n + 1, count)
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            for n, found in enumerate(pool.map(_write_one, jobs, chunksize=16)):
+                dice += found
+                if progress:
+                    progress(n + 1, count)
+    yaml_path = write_yaml(root, list(CLASSES), keypoints=False)
+    manifest = {"game": DICE_FINDER, "seed": seed, "count": count, "size": list(size), "val_every": val_every,
+                "classes": list(CLASSES), "label_format": "yolo-detect", "dice": dice}
+    (root / "dataset.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return {"folder": str(root), "yaml": str(yaml_path), "count": count, "dice": dice,
+            "seconds": round(time.perf_counter() - began, 3)}
