@@ -442,3 +442,30 @@ def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
     assert none.code == 2 and "no CUDA GPU is usable on this machine" in none.err
     other = cli("train", "the-game", "--recipe", str(recipe), "--out", str(out))
     assert other.code == 2 and "a recipe for 'oneworld', not 'the-game'" in other.err
+
+
+def test_the_d6_finder_is_trained_with_its_face_reader(cli: Runner, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tabletop train d6`` renders dice frames (not a game), trains the detector and then
+    the face reader beside it; the two load as the finder the live referee runs."""
+    from dataclasses import replace
+
+    from vision import detect_train
+    from vision.dice_finder import DiceFinder
+
+    shipped = detect_train.load_recipe
+
+    def quick(game: str) -> detect_train.Recipe:  # one epoch each: the flow, not the accuracy
+        recipe = shipped(game)
+        return replace(recipe, dice_faces={**(recipe.dice_faces or {}), "epochs": 1})
+
+    monkeypatch.setattr(detect_train, "load_recipe", quick)
+    out = tmp_path / "out"
+    result = cli("train", "d6", "--count", "12", "--epochs", "1", "--imgsz", "128", "--out", str(out))
+    assert result.code == 0, result.err
+    doc = json.loads((out / "data" / "dataset.json").read_text())
+    assert doc["game"] == "d6" and doc["count"] == 12
+    assert "face reader epoch 1/1" in result.err and f"saved {out / 'd6.faces.pt'}" in result.out
+    finder = DiceFinder.load(str(out / "d6.pt"), "ultralytics")
+    assert finder.faces is not None and finder.detector.names == tuple(f"d6-{k}" for k in range(1, 7))
+    assert "d6" in cli("train", "--help").out
