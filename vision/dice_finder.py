@@ -106,12 +106,11 @@ class DiceFinder:
     def load(cls, weights: str = "d6", backend: str = "auto") -> DiceFinder:
         """The finder of ``weights`` (the shipped ``d6``, or a weights file), with the face
         reader beside it when there is one."""
-        from vision.detect import Detector
+        from vision.detect import Detector, resolve_weights
         from vision.dice_faces import FaceReader, faces_path
 
-        detector = Detector.load(weights, backend)
-        path = faces_path(detector.info.source)
-        return cls(detector, FaceReader.load(path) if path.is_file() else None)
+        path = faces_path(resolve_weights(weights))
+        return cls(Detector.load(weights, backend), FaceReader.load(path) if path.is_file() else None)
 
     def detect(self, frame: np.ndarray) -> Detections:
         d = one_box_per_die(self.detector.detect(frame))

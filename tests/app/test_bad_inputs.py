@@ -43,8 +43,10 @@ class _NoDetector:
 @pytest.fixture
 def no_detector(monkeypatch: pytest.MonkeyPatch) -> None:
     import vision.detect
+    import vision.dice_finder
 
     monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: _NoDetector()))
+    monkeypatch.setattr(vision.dice_finder, "load_finder", lambda *a, **k: None)
 
 
 def _play(*extra: str) -> list[str]:

@@ -152,9 +152,11 @@ def test_the_demo_with_a_perfect_detector_hears_every_announcement(monkeypatch, 
     from test_live_cli import TruthDetector
 
     import vision.detect
+    import vision.dice_finder
 
     monkeypatch.setattr(models, "weights_path", lambda name: Path(f"{name}.pt"))
     monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: TruthDetector(game)))
+    monkeypatch.setattr(vision.dice_finder, "load_finder", lambda *a, **k: None)  # no dice in the sample turns
     [run] = play_samples([game], tmp_path, lambda text: None)
     assert [c.status for c in run.checks] == (
         ["same move"] * 2 if game == "the-game" else ["same words"] * len(run.checks))  # measured inches

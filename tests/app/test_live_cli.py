@@ -41,8 +41,10 @@ class TruthDetector:
 
 def _play(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str, *extra: str) -> tuple[int, str, Path]:
     import vision.detect
+    import vision.dice_finder
 
     monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: TruthDetector(game)))
+    monkeypatch.setattr(vision.dice_finder, "load_finder", lambda *a, **k: None)  # the double finds no dice
     m = manifest(game)
     start = tmp_path / "start.json"
     start.write_text(json.dumps(m["start"]))
