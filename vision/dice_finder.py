@@ -38,7 +38,9 @@ ON_PIECE_IOU = 0.1
 def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detections:
     """``found`` (a game detector's detections, with class names) and the dice of ``dice``
     (the finder's) sure enough and clear of every box of ``found``; the columns ``found``
-    has (keypoints, facings, face confidences) are filled in for the dice as unread."""
+    has (keypoints, facings) are filled in for the dice as unread. The face confidences are
+    the finder's for its dice (NaN for the boxes of ``found`` its detector's reader did not
+    read), so that a die read unsurely still keeps the frame's dice from counting."""
     keep = np.asarray(dice.confidence) >= conf
     if len(found) and keep.any():
         keep &= box_iou(dice.xyxy, found.xyxy).max(axis=1) < ON_PIECE_IOU
@@ -52,6 +54,11 @@ def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detec
     def column(a: np.ndarray | None, fill: float) -> np.ndarray | None:
         return None if a is None else np.concatenate([np.asarray(a, float), np.full(n, fill)])
 
+    faces = None
+    if found.face_confidence is not None or d.face_confidence is not None:
+        faces = np.concatenate([np.full(len(found), np.nan) if found.face_confidence is None
+                                else np.asarray(found.face_confidence, float),
+                                np.full(n, np.nan) if d.face_confidence is None else np.asarray(d.face_confidence, float)])
     keypoints = None
     if found.keypoints is not None:
         keypoints = np.concatenate([found.keypoints, np.zeros((n, *found.keypoints.shape[1:]))])
@@ -63,7 +70,7 @@ def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detec
         keypoints,
         np.concatenate([old_names, names]),
         column(found.facing_confidence, np.nan),
-        column(found.face_confidence, np.nan),
+        faces,
     )
 
 

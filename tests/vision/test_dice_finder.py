@@ -3,6 +3,8 @@ die, faces read again by its face reader; and the shipped finder on renders it n
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -127,3 +129,20 @@ def test_the_live_referee_adds_the_finder_to_detectors_without_dice() -> None:
     assert dice_finder_for(Names("pawn-suns", "die-suns-ace", "hand")) is None  # Wormholes' piecepack dice
     finder = dice_finder_for(Names("borg-stone", "chez-fog", "hand"))
     assert (finder is not None) == SHIPPED
+
+
+def test_the_dice_keep_how_sure_their_faces_were_read() -> None:
+    """The finder's face confidences go with its dice (NaN for the game's pieces), so that a
+    frame with a die read unsurely has no dice (:data:`tabletop.live.board.SURE_FACE`)."""
+    from tabletop.live.board import BoardMapper
+
+    dice = _dice()
+    both = added(_pieces(), replace(dice, face_confidence=np.array([0.99, 0.4, 0.9])))
+    assert np.isnan(both.face_confidence[:2]).all() and both.face_confidence[2] == 0.4
+
+    class Flat:
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            return np.asarray(points, float) / 100
+
+    seen = BoardMapper("the-game", None, (10.0, 10.0)).map(both, Flat())
+    assert seen.dice == () and seen.unsure_dice == 1
