@@ -50,6 +50,8 @@ __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls", "
 
 #: The event log's note on a OneWorld side's secret choice, read from the round revealed.
 SECRET_NOTE = "chosen in secret: read from the round revealed on the table"
+#: The note on an action played with the dice thrown on the table (:meth:`LivePipeline._table_dice`).
+TABLE_NOTE = "its dice read off the table"
 
 
 class Rolls:
@@ -902,7 +904,7 @@ class LivePipeline:
         steps = table_steps(self.game, self.state, reading.action, faces, fits)
         dice = ", ".join(map(str, faces))
         if len(steps) == 1:
-            note = f"its dice read off the table ({dice})"
+            note = f"{TABLE_NOTE} ({dice})"
             self._commit(replace(reading, note=f"{reading.note}; {note}" if reading.note else note), steps[0],
                          replace(seen, dice=thrown.dice), result)  # the dice now seen, so none is read twice
             return True
@@ -1027,7 +1029,7 @@ class LivePipeline:
             self._cursor = self._choice_waiting = None
             self.stability.reset()
             reading = Reading("legal", action, aj, self.game.verdict(self.state, action),
-                              note=f"{CHOICE_NOTE}: {how}; its dice read off the table")
+                              note=f"{CHOICE_NOTE}: {how}; {TABLE_NOTE}")
             self._commit(reading, step, self.base, result)
             return bool(self._awaited())
         given = list(self.rolls.given)
@@ -1207,7 +1209,8 @@ class LivePipeline:
     # -- keys (tabletop.live.window) ---------------------------------------------------------
     def undo(self) -> str:
         """Take back the last legal action: the engine state and the seen board go back, the
-        dice it used are given back, the record gets an ``undo`` line. Nothing is read again
+        dice it used are given back (not those read off the table: they lie there still, and
+        are read again, or thrown again), the record gets an ``undo`` line. Nothing is read again
         until the table changes (the piece is put back, or moved elsewhere); a choice the
         board cannot show is asked for again at once, at the keys (not from ``--choices``).
         Returns what was undone ("" when nothing was)."""
@@ -1216,7 +1219,8 @@ class LivePipeline:
         after = self.base
         self.state, self.base = self.history.pop()
         reading, rolls = self._corrections.undone(after)
-        self.rolls.given[:0] = list(rolls)  # the dice already rolled stay rolled
+        if reading is None or TABLE_NOTE not in reading.note:
+            self.rolls.given[:0] = list(rolls)  # the dice already rolled stay rolled
         if self._awaited():  # a choice taken back (or the move before one): asked again
             self._choice_said, self._cursor, self._undone = None, None, self.state
             if reading is not None and reading.note.startswith(CHOICE_NOTE):

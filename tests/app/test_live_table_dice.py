@@ -169,3 +169,17 @@ def test_a_battle_on_white_is_fought_with_the_dice_thrown_once_its_stat_is_chose
     feed(pipe, [_dice(_board(game, end), 1, 6)] * 4, t)
     assert _same(game, pipe.state, end), pipe.announced
     assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
+
+
+def test_an_undo_gives_back_no_dice_read_off_the_table() -> None:
+    """The battle read with the 1 and the 4 on the table, then taken back (u): those dice lie
+    on the table, not typed, so none is given back; thrown again (a 6 and a 1) with the
+    attacker on b2, the battle is read with the new dice, as the table shows it won."""
+    game, s, lost = _attack([1, 4])
+    _, _, won = _attack([6, 1])
+    pipe = _referee(game, s, _dice(_board(game, lost), 1, 4))
+    assert _same(game, pipe.state, lost), pipe.announced
+    assert pipe.undo() and pipe.state is s and pipe.rolls.given == []
+    t = feed(pipe, [hand(_board(game, s))], 10.0)
+    feed(pipe, [_dice(_board(game, won), 1, 6)] * 4, t)
+    assert _same(game, pipe.state, won), pipe.announced
