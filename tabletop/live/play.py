@@ -324,9 +324,14 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         detector = Detector.load(args.weights or args.game)
         if args.camera is not None or args.url is not None:
             _prepare(detector, say)
-        dice = None if args.no_dice_finder else dice_finder_for(detector)
     except DetectorError as err:
         raise InputError("detector", str(err)) from None
+    dice = None
+    if not args.no_dice_finder:
+        try:
+            dice = dice_finder_for(detector)
+        except DetectorError as err:  # a help beside the detector: the game goes on without it
+            say(f"note: the d6 finder could not be loaded ({err}); dice are typed or rolled")
     fixed = None
     spec = _marker_spec(game.name, options)
     if args.pose:

@@ -96,6 +96,10 @@ def _coin_value(seen: SeenBoard, cell: Any) -> str | None:
     return None
 
 
+#: :func:`table_steps` tries the orders of at most this many dice thrown (24 orders).
+MOST_THROWN = 4
+
+
 def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:
     """The faces of the d6 dice ``after`` shows that ``before`` did not (a throw), smallest
     first: dice left lying from an earlier throw are not counted again.
@@ -114,13 +118,17 @@ def table_steps(game: Any, state: Any, action: Any, faces: Sequence[int],
     """The steps of ``action`` from ``state`` with the dice ``faces`` read off the table, in
     each order they could be taken in (which die is whose the table does not say), every
     die used; ``fits(step)``, when given, keeps those the table's other evidence allows (a
-    battle's result). One step per end position, in the order first found."""
+    battle's result). One step per end position, in the order first found; none for more than
+    :data:`MOST_THROWN` dice (no action throws so many at once: some are no throw, and their
+    orders would take long to try)."""
     from itertools import permutations
 
     from rules.errors import IllegalActionError, RollNeededError
     from tabletop.live.outcomes import Fixed
 
     ends: dict[str, Any] = {}
+    if len(faces) > MOST_THROWN:
+        return []
     for order in dict.fromkeys(permutations(faces)):
         dice = Fixed(order)
         try:

@@ -179,3 +179,19 @@ def test_play_refuses_a_board_wider_than_the_kit_mat_before_writing_a_record(
     assert err.count("\n") == 1
     assert "--position: the kit cannot lay out this board" in err and "the mat holds 16 x 16" in err
     assert not record.exists()
+
+
+def test_play_goes_on_without_a_d6_finder_that_cannot_be_loaded(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    """The d6 finder is a help beside the game's detector: one that cannot be loaded is said,
+    and the game is refereed without it (dice typed or rolled)."""
+    import tabletop.live.play
+    from vision.detect import DetectorError
+
+    def broken(detector: object) -> None:
+        raise DetectorError("models/d6.pt: cannot load these weights")
+
+    monkeypatch.setattr(tabletop.live.play, "dice_finder_for", broken)
+    code, text, _ = _play(monkeypatch, tmp_path, "oneworld")
+    assert code == 0, text
+    assert "the d6 finder could not be loaded" in text

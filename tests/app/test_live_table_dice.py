@@ -183,3 +183,9 @@ def test_an_undo_gives_back_no_dice_read_off_the_table() -> None:
     t = feed(pipe, [hand(_board(game, s))], 10.0)
     feed(pipe, [_dice(_board(game, won), 1, 6)] * 4, t)
     assert _same(game, pipe.state, won), pipe.announced
+
+
+def test_more_dice_than_any_throw_are_not_tried() -> None:
+    """Five new dice (stray boxes among them, say): no order is tried, the roll is asked for."""
+    game, s, _ = _attack([1, 4])
+    assert table_steps(game, s, game.action_from_json(ATTACK), [1, 4, 2, 3, 5]) == []
