@@ -108,6 +108,7 @@ class DiceFinder:
     def __init__(self, detector: Any, faces: Any = None) -> None:
         self.detector = detector
         self.faces = faces
+        self._ids = {name: k for k, name in enumerate(detector.names)}
 
     @classmethod
     def load(cls, weights: str = "d6", backend: str = "auto") -> DiceFinder:
@@ -124,8 +125,7 @@ class DiceFinder:
         if self.faces is None or not len(d):
             return d
         faces, sure = self.faces.read(frame, d.xyxy)
-        ids = {name: k for k, name in enumerate(self.detector.names)}
-        return Detections(d.xyxy, d.confidence, np.array([ids.get(f, -1) for f in faces], int),
+        return Detections(d.xyxy, d.confidence, np.array([self._ids.get(f, -1) for f in faces], int),
                           class_name=np.array(faces, object), face_confidence=np.asarray(sure, float))
 
 

@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -67,11 +67,11 @@ def _names(game: GameRules[Any, Any], state: Any) -> dict[tuple[str, str], list[
     return out
 
 
-def _who(key: tuple[str, str], names: Iterable[dict[tuple[str, str], list[str]]]) -> str:
-    for table in names:
-        found = table.get(key)
-        if found and len(found) == 1:
-            return found[0]
+def _who(key: tuple[str, str], names: dict[tuple[str, str], list[str]]) -> str:
+    """The engine's piece of (cell, class) ``key`` by name, when one alone is there."""
+    found = names.get(key)
+    if found and len(found) == 1:
+        return found[0]
     return f"the {key[1].replace('-', ' ')} piece"
 
 
@@ -121,7 +121,7 @@ def amend(game: GameRules[Any, Any], before: Any, after: Any, base: SeenBoard, s
         for name in names:
             if name not in after_names.get((cell, cls), []):
                 moved_off.setdefault(cls, []).append(name)
-    take_words = tuple((cell, moved_off[cls][0] if len(moved_off.get(cls, [])) == 1 else _who((cell, cls), [before_names]))
+    take_words = tuple((cell, moved_off[cls][0] if len(moved_off.get(cls, [])) == 1 else _who((cell, cls), before_names))
                        for cell, cls in take)
-    put_words = tuple((cell, _who((cell, cls), [after_names])) for cell, cls in put)
+    put_words = tuple((cell, _who((cell, cls), after_names)) for cell, cls in put)
     return Amendment(take_words, put_words, replace(seen, pieces=tuple(pieces)))

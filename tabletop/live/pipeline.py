@@ -744,6 +744,16 @@ class LivePipeline:
                                            "back (Backspace) and type the die thrown")
         return reading
 
+    def _needs_dice(self, action: Any) -> bool:
+        """Whether ``action``, legal now, waits for dice when none are given (none drawn)."""
+        try:
+            self.game.apply(self.state, action, Rolls())
+        except RollNeededError:
+            return True
+        except IllegalActionError:
+            return False
+        return False
+
     def _pass_needs_dice(self, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading | None:
         """A pass whose dice are not given yet (OneWorld's end of movement rolling for a
         reinforcement): when, with any roll, exactly one such pass makes the board read as a
@@ -751,12 +761,7 @@ class LivePipeline:
         position read again once it is given; the move is not flagged meanwhile."""
         waiting = []
         for action in passes(self.game, self.state):
-            try:
-                self.game.apply(self.state, action, Rolls())  # no dice given, none drawn
-                continue  # needs no dice: tried above
-            except RollNeededError:
-                pass
-            except IllegalActionError:
+            if not self._needs_dice(action):  # one that needs none was tried above
                 continue
             try:
                 step = self.game.apply(self.state, action, _AnyRoll())
@@ -878,19 +883,12 @@ class LivePipeline:
         if self.rolls.given or self.base is None:
             return False
         faces = thrown_d6(self.base, thrown)
-        if not faces:
-            return False
-        try:
-            self.game.apply(self.state, reading.action, Rolls())  # no dice given, none drawn
-            return False  # it needs none
-        except RollNeededError:
-            pass
-        except IllegalActionError:
+        if not faces or not self._needs_dice(reading.action):
             return False
         shown = change(seen_cells(self.base), seen_cells(seen))
         kinds = DECIDING.get(self.game.name, ())
-        if any(self.game.action_to_json(a).get("type") in kinds for step in
-               table_steps(self.game, self.state, reading.action, faces) for a in awaited(self.game, step.state)):
+        orders = table_steps(self.game, self.state, reading.action, faces)
+        if any(self.game.action_to_json(a).get("type") in kinds for step in orders for a in awaited(self.game, step.state)):
             return False  # a roll-off before a battle stat: the dice on the table are the battle's, thrown last
 
         def fits(step: Any) -> bool:
@@ -901,7 +899,7 @@ class LivePipeline:
             return not any(shown) or \
                 change(engine_cells(self.game, self.state), engine_cells(self.game, step.state)) == shown
 
-        steps = table_steps(self.game, self.state, reading.action, faces, fits)
+        steps = [step for step in orders if fits(step)]  # one per end position, as table_steps gives them
         dice = ", ".join(map(str, faces))
         if len(steps) == 1:
             note = f"{TABLE_NOTE} ({dice})"
@@ -1084,14 +1082,7 @@ class LivePipeline:
         if d is None or d[0] is not self.state or self.rolls.given:
             return None
         faces = thrown_d6(d[3], d[4])
-        if not faces:
-            return None
-        try:
-            self.game.apply(self.state, action, Rolls())  # no dice given, none drawn
-            return None  # it needs none (the first of two secret stats)
-        except RollNeededError:
-            pass
-        except IllegalActionError:
+        if not faces or not self._needs_dice(action):  # none: the first of two secret stats
             return None
         steps = table_steps(self.game, self.state, action, faces, lambda step: not self._contradicts(action, step))
         return steps[0] if len(steps) == 1 else None
