@@ -178,6 +178,25 @@ class Corrections:
 
 
 @dataclass(frozen=True)
+class _Decided:
+    """A battle whose result waits on a choice (:data:`tabletop.live.outcomes.DECIDING`: a
+    battle stat), and what the table showed of it: ``waiting`` the engine state awaiting the
+    choice; ``cells`` and ``before`` the engine's cells and state, and ``base`` the table seen,
+    before the action that led to it; ``seen`` the table seen after it; ``action`` its JSON."""
+
+    waiting: Any
+    cells: Any
+    before: Any
+    base: SeenBoard
+    seen: SeenBoard
+    action: Any
+
+    def drawn(self) -> tuple[Any, SeenBoard, SeenBoard, Any]:
+        """What :meth:`LivePipeline._amend` compares a battle the referee's dice fought with."""
+        return self.before, self.base, self.seen, self.action
+
+
+@dataclass(frozen=True)
 class FrameView:
     """Where the board is in one frame: the geometry (image <-> board) and its outline."""
 
@@ -267,10 +286,8 @@ class LivePipeline:
         self._undone: Any = None  # the engine state a choice was taken back to: chosen at the keys, not --choices
         self._awaited_for: tuple[Any, list[Any]] | None = None  # (engine state, the choices it awaits)
         self._choice_waiting: tuple[Any, Any, str] | None = None  # (state, choice, how): its battle dice awaited
-        #: (the engine state awaiting a choice of DECIDING, the engine's cells and state and the
-        #: seen board before the action that led to it, the table seen after it, the action's
-        #: JSON): what the battle it decides must leave
-        self._decided: tuple[Any, Any, Any, SeenBoard, SeenBoard, Any] | None = None
+        #: what the battle a choice of DECIDING decides must leave (:class:`_Decided`)
+        self._decided: _Decided | None = None
 
     # -- output ----------------------------------------------------------------------------
     def _announce(self, result: FrameResult, text: str, kind: str) -> None:
@@ -952,24 +969,24 @@ class LivePipeline:
         self._awaited_for = (step.state, awaited(self.game, step.state))  # asked for next (_offer_choice)
         waits = any(self.game.action_to_json(a).get("type") in kinds for a in self._awaited_for[1])
         if reading.note.startswith(CHOICE_NOTE):  # the first of two secret choices: the same battle
-            if self._decided is not None and self._decided[0] is self.state and waits:
-                self._decided = (step.state, *self._decided[1:])
+            if self._decided is not None and self._decided.waiting is self.state and waits:
+                self._decided = replace(self._decided, waiting=step.state)
             return
         self._decided = None
         if waits and self.base is not None:
-            self._decided = (step.state, engine_cells(self.game, self.state), self.state, self.base, seen,
-                             reading.action_json)
+            self._decided = _Decided(step.state, engine_cells(self.game, self.state), self.state, self.base, seen,
+                                     reading.action_json)
 
     def _contradicts(self, action: Any, step: Any) -> bool:
         """Whether the choice ``action``, applied as ``step`` (the battle fought with the dice
         given), leaves the board otherwise than the table showed the action before it do."""
         d = self._decided
         kinds = DECIDING.get(self.game.name, ())
-        if d is None or d[0] is not self.state or self.game.action_to_json(action).get("type") not in kinds:
+        if d is None or d.waiting is not self.state or self.game.action_to_json(action).get("type") not in kinds:
             return False
         if any(self.game.action_to_json(a).get("type") in kinds for a in awaited(self.game, step.state)):
             return False  # the first of two secret choices: nothing fought yet
-        return change(d[1], engine_cells(self.game, step.state)) != change(seen_cells(d[3]), seen_cells(d[4]))
+        return change(d.cells, engine_cells(self.game, step.state)) != change(seen_cells(d.base), seen_cells(d.seen))
 
     # -- choices the board cannot show (tabletop.live.choices) ---------------------------------
     def _awaited(self) -> list[Any]:
@@ -1065,10 +1082,10 @@ class LivePipeline:
             return True
         self._cursor = self._choice_waiting = None
         self.stability.reset()
-        decided = self._decided if self._decided is not None and self._decided[0] is self.state else None
+        decided = self._decided if self._decided is not None and self._decided.waiting is self.state else None
         reading = Reading("legal", action, aj, self.game.verdict(self.state, action), note=f"{CHOICE_NOTE}: {how}")
         self._commit(reading, step, self.base, result,  # the battle the referee's dice fought
-                     decided[2:] if drawn and decided is not None else None)
+                     decided.drawn() if drawn and decided is not None else None)
         return bool(self._awaited())
 
     def _battle_off_table(self, action: Any) -> Any:
@@ -1079,9 +1096,9 @@ class LivePipeline:
         from tabletop.live.rolls import table_steps, thrown_d6
 
         d = self._decided
-        if d is None or d[0] is not self.state or self.rolls.given:
+        if d is None or d.waiting is not self.state or self.rolls.given:
             return None
-        faces = thrown_d6(d[3], d[4])
+        faces = thrown_d6(d.base, d.seen)
         if not faces or not self._needs_dice(action):  # none: the first of two secret stats
             return None
         steps = table_steps(self.game, self.state, action, faces, lambda step: not self._contradicts(action, step))
