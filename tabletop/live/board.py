@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -73,6 +73,10 @@ class SeenBoard:
     #: dice seen whose faces were not read surely (:data:`SURE_FACE`); when any, ``dice`` is
     #: empty
     unsure_dice: int = 0
+    #: where each of ``dice`` lies in the frame (its box, in the same order; empty where not
+    #: known): a die thrown again showing the face it showed before lies elsewhere. Not part
+    #: of what is compared: the dice's faces are
+    dice_boxes: tuple[tuple[float, float, float, float], ...] = field(default=(), compare=False)
 
     def cells(self) -> Counter[tuple[str, str]]:
         return Counter((p.cell, p.cls) for p in self.pieces if p.cell is not None)
@@ -146,6 +150,7 @@ class BoardMapper:
                 names = sides_by_dot(image, det.xyxy, box_dots(det), names)
         pieces: list[SeenPiece] = []
         dice: list[str] = []
+        dice_at: list[tuple[float, float, float, float]] = []  # each die's box
         face_sure: list[float] = []  # the face reader's confidence in each die's face (NaN: none read it)
         hands: list[tuple[float, float, float, float]] = []
         lifted = None
@@ -169,6 +174,7 @@ class BoardMapper:
                 continue
             if name.startswith(DICE_PREFIXES):
                 dice.append(name)
+                dice_at.append(b)  # type: ignore[arg-type]
                 face_sure.append(np.nan if det.face_confidence is None else float(det.face_confidence[i]))
                 continue
             x, y = (float(v) for v in board_pts[i])
@@ -193,8 +199,10 @@ class BoardMapper:
         over = any(_box_over(h, board_polygon) for h in hands) if board_polygon is not None else bool(hands)
         unsure = sum(1 for c in face_sure if c < SURE_FACE)  # NaN compares False: not read by a face reader
         if unsure:
-            dice = []
-        return SeenBoard(self.game, tuple(pieces), tuple(sorted(dice)), tuple(hands), over, unsure)
+            dice, dice_at = [], []
+        order = sorted(range(len(dice)), key=lambda k: dice[k])
+        return SeenBoard(self.game, tuple(pieces), tuple(dice[k] for k in order), tuple(hands), over, unsure,
+                         tuple(dice_at[k] for k in order))
 
 
 def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], image: np.ndarray | None = None,

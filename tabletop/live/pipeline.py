@@ -825,7 +825,7 @@ class LivePipeline:
         second is read from the first's outcome, the last seen board with the first move made
         (after a roll, the last seen board with the dice now on the table)."""
         if first.kind == "roll":
-            moved, margin = replace(base0, dice=seen.dice), None
+            moved, margin = replace(base0, dice=seen.dice, dice_boxes=seen.dice_boxes), None
         elif first.frm is None or first.to is None or self.game.name == "the-game" or \
                 self._awaited():  # nothing is read before a choice it waits for
             return
@@ -921,7 +921,8 @@ class LivePipeline:
         if len(steps) == 1:
             note = f"{TABLE_NOTE} ({dice})"
             self._commit(replace(reading, note=f"{reading.note}; {note}" if reading.note else note), steps[0],
-                         replace(seen, dice=thrown.dice), result)  # the dice now seen, so none is read twice
+                         replace(seen, dice=thrown.dice, dice_boxes=thrown.dice_boxes),
+                         result)  # the dice now seen, so none is read twice
             return True
         key = f"{_flag_key(reading.action_json)} {dice}"
         if self._table_said != key:  # said once for these dice

@@ -100,17 +100,51 @@ def _coin_value(seen: SeenBoard, cell: Any) -> str | None:
 MOST_THROWN = 4
 
 
+#: A d6 showing the face a die showed before, its centre within this share of the die's size
+#: from where that die lay, is that die still lying there; farther, it was thrown again.
+SAME_PLACE = 0.5
+
+
 def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:
     """The faces of the d6 dice ``after`` shows that ``before`` did not (a throw), smallest
-    first: dice left lying from an earlier throw are not counted again.
+    first: dice left lying from an earlier throw are not counted again. Where both boards
+    know where their dice lie (:attr:`SeenBoard.dice_boxes`), a die showing a face a die
+    showed before is left lying only where that die lay (:data:`SAME_PLACE`): one thrown
+    again to the same face lies elsewhere, and counts.
 
     >>> thrown_d6(SeenBoard("oneworld", dice=("d6-2",)), SeenBoard("oneworld", dice=("d6-2", "d6-5", "d6-1")))
     [1, 5]
+    >>> at = lambda *boxes: tuple((x, y, x + 10.0, y + 10.0) for x, y in boxes)
+    >>> lying = SeenBoard("oneworld", dice=("d6-2",), dice_boxes=at((0, 0)))
+    >>> thrown_d6(lying, SeenBoard("oneworld", dice=("d6-2",), dice_boxes=at((2, 1))))
+    []
+    >>> thrown_d6(lying, SeenBoard("oneworld", dice=("d6-2",), dice_boxes=at((40, 30))))
+    [2]
     """
-    def faces(board: SeenBoard) -> Counter[int]:
-        return Counter(int(d[3:]) for d in board.dice if d.startswith("d6-") and d[3:].isdigit())
+    def d6(board: SeenBoard) -> list[tuple[int, Any]]:
+        boxes = board.dice_boxes if len(board.dice_boxes) == len(board.dice) else (None,) * len(board.dice)
+        return [(int(d[3:]), box) for d, box in zip(board.dice, boxes) if d.startswith("d6-") and d[3:].isdigit()]
 
-    return sorted((faces(after) - faces(before)).elements())
+    old, new = d6(before), d6(after)
+    if any(box is None for _, box in old + new):  # where the dice lie is not known: their faces alone
+        return sorted((Counter(f for f, _ in new) - Counter(f for f, _ in old)).elements())
+    thrown = []
+    for face, box in new:
+        still = next((k for k, (f, b) in enumerate(old) if f == face and _same_place(b, box)), None)
+        if still is None:
+            thrown.append(face)
+        else:
+            old.pop(still)
+    return sorted(thrown)
+
+
+def _same_place(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether boxes ``a`` and ``b`` (x1, y1, x2, y2) are one die lying still: their centres
+    within :data:`SAME_PLACE` of the larger box's longer side."""
+    size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
+    dx = (a[0] + a[2] - b[0] - b[2]) / 2
+    dy = (a[1] + a[3] - b[1] - b[3]) / 2
+    return (dx * dx + dy * dy) ** 0.5 <= SAME_PLACE * size
 
 
 def table_steps(game: Any, state: Any, action: Any, faces: Sequence[int],

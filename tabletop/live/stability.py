@@ -192,7 +192,7 @@ def vote(frames: list[Any], accepted: Any = None) -> Any:
             classes = readings[cell].most_common(1)[0][0]
             pieces += pieces_of[(cell, classes)]
     dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]
-    return replace(last, pieces=tuple(pieces), dice=dice)
+    return replace(last, pieces=tuple(pieces), dice=dice, dice_boxes=_dice_boxes(frames, dice))
 
 
 def _vote_points(frames: list[Any], accepted: Any = None) -> Any:
@@ -230,7 +230,12 @@ def _vote_points(frames: list[Any], accepted: Any = None) -> Any:
         pieces.append(replace(best, cls=sides.most_common(1)[0][0], point=point, facing=_mean_facing(t, best.facing),
                               confidence=sum(p.confidence for p in t) / len(t)))
     dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]
-    return replace(frames[-1], pieces=tuple(pieces), dice=dice)
+    return replace(frames[-1], pieces=tuple(pieces), dice=dice, dice_boxes=_dice_boxes(frames, dice))
+
+
+def _dice_boxes(frames: list[Any], dice: tuple[str, ...]) -> tuple[Any, ...]:
+    """Where the dice ``dice`` lie: their boxes in the last of ``frames`` that read them so."""
+    return next((tuple(f.dice_boxes) for f in reversed(frames) if tuple(f.dice) == dice), ())
 
 
 def _median(values: list[float]) -> float:

@@ -1276,3 +1276,32 @@ def test_the_like_stack_a_counter_was_put_on_is_told_by_its_box() -> None:
     for to, other in (("1018", "0618"), ("0618", "1018")):
         reading = read(far, to, {to: grown, other: jitter})
         assert reading.kind == "illegal" and reading.action_json == {"type": "move", "piece": "B1", "to": to}
+
+
+def test_where_each_die_lies_is_kept_through_the_mapping_and_the_vote() -> None:
+    """The board mapped from a frame lists its dice by face with each die's box beside it;
+    a window's vote keeps the boxes of a frame that read the dice as voted. The boxes are
+    not part of what makes two boards the same (a still die's box wavers by a pixel)."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from tabletop.live.board import BoardMapper, SeenBoard
+    from tabletop.live.stability import vote
+    from vision.detections import Detections
+
+    class Flat:
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            return np.asarray(points, float) / 10.0
+
+    mapper = BoardMapper.for_game("the-game", size=(24.0, 24.0), names=("red-piece", "d6-5", "d6-2", "hand"))
+    boxes = np.array([[100, 100, 120, 110], [300, 40, 312, 52], [200, 30, 212, 42]], float)
+    det = Detections(boxes, np.array([0.8, 0.9, 0.9]), np.array([0, 1, 2]), face_confidence=np.array([np.nan, 1, 1]))
+    seen = mapper.map(det, Flat())
+    assert seen.dice == ("d6-2", "d6-5")
+    assert seen.dice_boxes == ((200.0, 30.0, 212.0, 42.0), (300.0, 40.0, 312.0, 52.0))
+    other = replace(seen, dice_boxes=((201.0, 30.0, 213.0, 42.0), (300.0, 41.0, 312.0, 53.0)))
+    assert other == seen and other.key() == seen.key()
+    misread = replace(seen, dice=("d6-2", "d6-6"), dice_boxes=((0.0, 0.0, 1.0, 1.0),) * 2)
+    assert vote([seen, misread, other]).dice_boxes == other.dice_boxes
+    assert vote([SeenBoard("oneworld", dice=("d6-1",))] * 2).dice_boxes == ()

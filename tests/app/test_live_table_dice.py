@@ -87,6 +87,29 @@ def test_dice_left_from_an_earlier_throw_are_not_read_again() -> None:
     assert pipe.state is s and any(text.startswith("A roll is needed") for _, text in pipe.announced)
 
 
+def _lying(board: SeenBoard, *dice: tuple[int, float, float]) -> SeenBoard:
+    """``board`` with d6 dice (face, x, y): each a 12-pixel box at (x, y) of the frame."""
+    dice = tuple(sorted(dice))
+    return replace(board, dice=tuple(f"d6-{f}" for f, _, _ in dice),
+                   dice_boxes=tuple((x, y, x + 12.0, y + 12.0) for _, x, y in dice))
+
+
+def test_dice_thrown_again_to_the_faces_they_showed_are_read_where_they_now_lie() -> None:
+    """A 1 and a 4 lay beside the board; they are thrown again and show a 1 and a 4 elsewhere:
+    a throw, read as the battle's dice. Lying where they lay (a pixel or two off, as a detector
+    boxes a still die), they are the old dice and the roll is asked for."""
+    game, s, end = _attack([1, 4])
+    before = _lying(_board(game, s), (1, 500, 40), (4, 530, 44))
+    pipe = _referee(game, s, _lying(_board(game, end), (1, 420, 300), (4, 380, 310)), before)
+    assert _same(game, pipe.state, end), pipe.announced
+    assert any("Hydra Agent 4 (3 + 1), Iron Man 10 (6 + 4)." in text for _, text in pipe.announced)
+    still = _referee(game, s, _lying(_board(game, end), (1, 501, 41), (4, 529, 45)), before)
+    assert still.state is s and any(text.startswith("A roll is needed") for _, text in still.announced)
+    one = _referee(game, s, _lying(_board(game, end), (1, 501, 41), (4, 300, 200)), before)
+    assert one.state is s, one.announced  # the 4 alone thrown: no battle is fought with one die
+    assert thrown_d6(before, _lying(_board(game, end), (1, 501, 41), (4, 300, 200))) == [4]
+
+
 def test_dice_given_come_before_the_table_s() -> None:
     """Dice typed (6, 1) are the roll; a 1 and a 4 lying on the table are not looked at."""
     game, s, won = _attack([6, 1])
