@@ -27,12 +27,13 @@ DICE_FINDER = "d6"
 
 def available() -> list[str]:
     """Names of the games whose detector weights are shipped (``GAME.pt``; a detector's
-    readers, its dice face reader ``<name>.faces.pt``, its piece reader ``<name>.pieces.pt``
-    and its facing reader ``<name>.facing.pt``, are not ones, nor the d6 finder,
-    :data:`DICE_FINDER`)."""
+    readers, its dice face reader ``<name>.faces.pt``, its piece reader ``<name>.pieces.pt``,
+    its stack reader ``<name>.stacks.pt`` and its facing reader ``<name>.facing.pt``, are not
+    ones, nor the d6 finder, :data:`DICE_FINDER`)."""
     folder = resources.files("models")
     return sorted(p.name[:-3] for p in folder.iterdir()
-                  if p.name.endswith(".pt") and not p.name.endswith((".faces.pt", ".pieces.pt", ".facing.pt"))
+                  if p.name.endswith(".pt")
+                  and not p.name.endswith((".faces.pt", ".pieces.pt", ".stacks.pt", ".facing.pt"))
                   and p.name[:-3] != DICE_FINDER)
 
 

@@ -74,6 +74,8 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
                      help="train only the dice face reader (games whose recipe has one) and stop")
     cmd.add_argument("--pieces-only", action="store_true",
                      help="train only the piece reader (games whose recipe has one) and stop")
+    cmd.add_argument("--stacks-only", action="store_true",
+                     help="train only the stack reader (OneWorld: how many counters a stack holds) and stop")
     cmd.add_argument("--facing-only", action="store_true",
                      help="train only the facing reader (The Game: which way each piece faces) and stop")
     cmd.add_argument("--continue", dest="continue_from", metavar="WEIGHTS",
@@ -194,11 +196,17 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError("--facing-only", f"{args.game}'s recipe has no facing reader" if recipe.facing_reader is None
                          else "the facing reader is trained on renders alone: not with --data, --faces-only "
                               "or --pieces-only")
+    stacks_only = bool(getattr(args, "stacks_only", False))
+    if stacks_only and (recipe.stack_reader is None or args.data or args.faces_only or args.pieces_only
+                        or args.facing_only):
+        raise InputError("--stacks-only", f"{args.game}'s recipe has no stack reader" if recipe.stack_reader is None
+                         else "the stack reader is trained on renders alone: not with --data, --faces-only, "
+                              "--pieces-only or --facing-only")
     continue_from = args.continue_from
     if continue_from is not None:
-        if args.data or args.faces_only or args.pieces_only or args.facing_only:
+        if args.data or args.faces_only or args.pieces_only or args.facing_only or stacks_only:
             raise InputError("--continue", "continues a training on renders: not with --data, --faces-only, "
-                             "--pieces-only or --facing-only")
+                             "--pieces-only, --facing-only or --stacks-only")
         if not recipe.then:
             raise InputError("--continue", f"{args.game}'s recipe has no second stage ('then' section)")
         if not Path(continue_from).is_file():
@@ -245,6 +253,15 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                 folder.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(facing_path(start_from), facing_path(folder / f"{args.game}.pt"))
                 out.write("the shipped facing reader reads the facings of the fine-tuned weights' pieces\n")
+        if recipe.stack_reader is not None:
+            import shutil
+
+            from vision.stack_reader import stacks_path
+
+            if stacks_path(start_from).is_file():  # it counts pixels, not classes: it serves the new weights too
+                folder.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(stacks_path(start_from), stacks_path(folder / f"{args.game}.pt"))
+                out.write("the shipped stack reader counts the stacks of the fine-tuned weights' counters\n")
         if recipe.piece_reader is not None:
             from vision.piece_reader import pieces_path
 
@@ -280,6 +297,10 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         elif recipe.dice_faces is not None and not args.pieces_only:
             yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only, share=share)
             if args.faces_only:
+                return 0
+        if recipe.stack_reader is not None and continue_from is None and not (args.faces_only or args.pieces_only):
+            _stack_reader_stage(recipe, folder, out, again=stacks_only, share=share)
+            if stacks_only:
                 return 0
         if recipe.piece_reader is not None and not args.faces_only:
             _piece_reader_stage(recipe, folder, out, again=args.pieces_only, share=share)
@@ -395,6 +416,32 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
     m = reader.metrics
     return _save_reader("piece reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_pieces']} validation "
                         "pieces read right", out)
+
+
+def _stack_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False, share: float = 1.0) -> Path:
+    """Train the stack reader on the stacks of the full-size renders and its recipe's more
+    renders (``share`` of them in a quick trial), once (``again`` retrains it), and save it
+    beside the weights the training writes."""
+    from vision.stack_reader import StackReaderError, StackTraining, stacks_path, train_stack_reader
+
+    reader_path = stacks_path(folder / f"{recipe.game}.pt")
+    if _trained_before("stack reader", reader_path, again, out):
+        return reader_path
+    try:
+        settings = StackTraining.from_json(dict(recipe.stack_reader))
+        assert settings is not None
+        more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
+        also = "".join(f" and {m}" for m in more)
+        out.write(f"training the stack reader for {settings.epochs} epochs on {settings.size} px crops of the "
+                  f"stacks of {folder / 'data'}{also}\n")
+        out.flush()
+        reader = train_stack_reader(folder / "data", settings, more, _epoch_progress("stack reader",
+                                                                                     "validation accuracy"))
+    except StackReaderError as err:
+        raise TrainingError(str(err)) from None
+    m = reader.metrics
+    return _save_reader("stack reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_stacks']} "
+                        "validation stacks counted right", out)
 
 
 def _facing_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False,

@@ -32,7 +32,9 @@ Readers saved beside the weights join in: a dice face reader (``W.faces.pt``,
 :mod:`vision.dice_faces`) reads the face of each die found, and a piece reader
 (``W.pieces.pt``, :mod:`vision.piece_reader`) re-reads the class of each piece found,
 its reading combined with the detector's class and confidence
-(:func:`vision.piece_reader.combined`).
+(:func:`vision.piece_reader.combined`); a stack reader (``W.stacks.pt``,
+:mod:`vision.stack_reader`: OneWorld's) counts the counters of each stack boxed more than
+once, and the boxes beyond its count are dropped (a single counter read twice).
 
 Nothing is imported or loaded until :meth:`Detector.load` is called; nothing is downloaded.
 This module (with :mod:`vision.detect_train`) is the only place tabletop imports ultralytics.
@@ -199,7 +201,8 @@ class Detector:
 
     def __init__(self, backend: Any, info: ModelInfo, backend_name: str, conf: float = CONF,
                  iou: float = IOU, faces: Any = None, pieces: Any = None, facing: Any = None,
-                 piece_scale: PieceScale | None = None, runner_at: Any = None, mirror: bool = False) -> None:
+                 piece_scale: PieceScale | None = None, runner_at: Any = None, mirror: bool = False,
+                 stacks: Any = None) -> None:
         self._backend = backend
         self.info = info
         #: each frame is read a second time mirrored left to right and the readings merged
@@ -244,6 +247,9 @@ class Detector:
                                     f"(its classes are not the model's: {', '.join(unknown or pieces.names)})")
             self._read_ids = np.array([self._names.index(c) for c in pieces.classes], int)
             self._id_of_read = dict(zip(pieces.classes, self._read_ids.tolist()))  # per frame: no list search
+        #: the stack reader (:class:`vision.stack_reader.StackReader`) that counts the counters of
+        #: each stack boxed more than once, when one is saved beside the weights; ``None`` otherwise
+        self.stacks = stacks
         #: the facing reader (:class:`vision.facing.FacingReader`) that reads which way each
         #: piece with a front dot faces, when one is saved beside the weights; ``None`` otherwise
         self.facing = facing
@@ -302,17 +308,17 @@ class Detector:
                                     "with onnxruntime or openvino installed")
             runner = _RUNNERS[exported](weights)
             return cls(runner, runner.info, runner.backend, conf, iou, _face_reader(weights, runner.info.names),
-                       _piece_reader(weights), _facing_reader(weights), mirror=mirror)
+                       _piece_reader(weights), _facing_reader(weights), mirror=mirror, stacks=_stack_reader(weights))
         if exported is not None:
             at = _RunnerAt(weights, exported)
             runner = at(imgsz)
             return cls(runner, replace(runner.info, source=weights), runner.backend, conf, iou,
                        _face_reader(weights, runner.info.names), _piece_reader(weights), _facing_reader(weights),
-                       scale, at, mirror)
+                       scale, at, mirror, _stack_reader(weights))
         runner = _UltralyticsRunner(weights, imgsz)
         return cls(runner, runner.info, "ultralytics", conf, iou, _face_reader(weights, runner.info.names),
                    _piece_reader(weights), _facing_reader(weights), scale, _RunnerAt(weights, None, runner.model),
-                   mirror)
+                   mirror, _stack_reader(weights))
 
     def prepare(self, progress: Any = None) -> tuple[int, ...]:
         """Make the runners of every size :attr:`piece_scale` may choose, now (an ONNX export
@@ -364,8 +370,16 @@ class Detector:
             from vision.facing import read_dotted
 
             facing, facing_conf = read_dotted(self.facing, frame, found.xyxy, found.keypoints, names, facing)
-        return Detections(found.xyxy, found.confidence, class_id, facing, found.keypoints, names, facing_conf,
-                          face_conf)
+        out = Detections(found.xyxy, found.confidence, class_id, facing, found.keypoints, names, facing_conf,
+                         face_conf)
+        if self.stacks is not None and len(out) > 1:
+            from vision.stack_reader import settled
+
+            counters = (out.confidence >= CONF) & ~self._hand[np.clip(found.class_id, -1, len(self._hand) - 1)]
+            if face_conf is not None:
+                counters &= ~np.isfinite(face_conf)
+            out = out[settled(self.stacks, frame, out.xyxy, out.confidence, counters)]
+        return out
 
 
     def _read(self, frame: np.ndarray) -> Detections:
@@ -539,6 +553,13 @@ def _piece_reader(weights: Path) -> Any:
     from vision.piece_reader import PieceReader, PieceReaderError, pieces_path
 
     return _reader_beside(pieces_path(weights), PieceReader.load, PieceReaderError)
+
+
+def _stack_reader(weights: Path) -> Any:
+    """The stack reader saved beside ``weights``, if any."""
+    from vision.stack_reader import StackReader, StackReaderError, stacks_path
+
+    return _reader_beside(stacks_path(weights), StackReader.load, StackReaderError)
 
 
 def _facing_reader(weights: Path) -> Any:

@@ -82,6 +82,9 @@ class Recipe:
     #: ``facing_reader`` section: a facing reader reads which way each piece the detector
     #: finds faces (:mod:`vision.facing`); ``None``: the facing comes from the box and its dot
     facing_reader: Mapping[str, Any] | None = None
+    #: ``stack_reader`` section: a stack reader counts the counters of each stack the detector
+    #: boxes more than once (:mod:`vision.stack_reader`: OneWorld's); ``None``: no such reader
+    stack_reader: Mapping[str, Any] | None = None
     #: ``then`` section: the stages after the first, each from the best weights of the one
     #: before (``{"epochs", "hyperparameters", "renders"}`` each; empty: one stage)
     then: tuple[Mapping[str, Any], ...] = ()
@@ -123,6 +126,7 @@ class Recipe:
                 dice_faces=dict(doc["dice_faces"]) if doc.get("dice_faces") is not None else None,
                 piece_reader=dict(doc["piece_reader"]) if doc.get("piece_reader") is not None else None,
                 facing_reader=dict(doc["facing_reader"]) if doc.get("facing_reader") is not None else None,
+                stack_reader=dict(doc["stack_reader"]) if doc.get("stack_reader") is not None else None,
                 then=_then_section(doc.get("then")),
             )
         except KeyError as err:

@@ -106,6 +106,9 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "battle-grounds", "--pieces-only", "--data", "{no_yaml}"], "not with --data or --faces-only"),
         (["train", "oneworld", "--pieces-only", "--continue", "{a_file}"], "not with --data, --faces-only, --pieces"),
         (["train", "oneworld", "--facing-only"], "oneworld's recipe has no facing reader"),
+        (["train", "the-game", "--stacks-only"], "the-game's recipe has no stack reader"),
+        (["train", "oneworld", "--stacks-only", "--data", "{no_yaml}"], "stack reader is trained on renders alone"),
+        (["train", "oneworld", "--stacks-only", "--continue", "{a_file}"], "--facing-only or --stacks-only"),
         (["train", "the-game", "--facing-only", "--data", "{no_yaml}"], "trained on renders alone: not with --data"),
         (["train", "the-game", "--recipe", "{staged}", "--continue", "{missing}.pt"], "no such weights file"),
         (["train", "the-game", "--recipe", "{staged}", "--continue", "{a_file}"], "not a weights file"),
@@ -331,6 +334,31 @@ def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_p
     assert "using the piece reader already trained" in again.out, again.err
 
 
+def test_stacks_only_trains_the_stack_reader_on_the_recipes_renders(cli: Runner, tmp_path: Path) -> None:
+    """``--stacks-only`` renders the recipe's data and its stack reader's more renders (a quick
+    trial's share), trains just the stack reader and saves it beside where the weights go; run
+    again it trains it anew on the renders already made."""
+    from vision.stack_reader import StackReader
+
+    doc = json.loads(Path(models.__file__).with_name("oneworld.json").read_text())
+    doc["stack_reader"] = {**doc["stack_reader"], "epochs": 1, "size": 16,
+                           "renders": [{"count": 3000, "seed": 9}]}
+    out = tmp_path / "out"
+    result = _train_with(cli, tmp_path, "oneworld", doc, "--stacks-only", 10, out)
+    assert result.code == 0, result.err
+    assert "stack reader epoch 1/1" in result.err
+    assert f"stacks of {out / 'data'} and {out / 'data-seed9'}" in result.out
+    reader = StackReader.load(out / "oneworld.stacks.pt")
+    assert reader.size == 16 and reader.metrics["train_stacks"] > 0
+    assert f"saved {out / 'oneworld.stacks.pt'}" in result.out
+    assert not (out / "oneworld.pt").exists() and not (out / "oneworld.pieces.pt").exists()  # nothing else trained
+    again = _train_with(cli, tmp_path, "oneworld", doc, "--stacks-only", 10, out)  # asked for: trained anew
+    assert again.code == 0 and "stack reader epoch 1/1" in again.err and "using the dataset already" in again.out
+    doc["stack_reader"]["renders"] = [{"seed": 9}]
+    bad = _train_with(cli, tmp_path, "oneworld", doc, "--stacks-only", 10, tmp_path / "bad")
+    assert bad.code == 2 and "malformed stack_reader section" in bad.err and "Traceback" not in bad.err
+
+
 def _train_with(cli: Runner, tmp_path: Path, game: str, doc: dict[str, Any], only: str, count: int,
                 out: Path) -> Any:
     """``tabletop train GAME --recipe R ONLY --count N --out OUT`` with ``doc`` written as R."""
@@ -418,8 +446,9 @@ def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
     recipe = tmp_path / "oneworld-gpu.json"
     recipe.write_text(json.dumps(doc))
     out = tmp_path / "out"
-    out.mkdir()  # the shipped piece reader beside the weights: it is not trained again here
-    shutil.copyfile(Path(models.__file__).with_name("oneworld.pieces.pt"), out / "oneworld.pieces.pt")
+    out.mkdir()  # the shipped piece and stack readers beside the weights: they are not trained again here
+    for reader in ("oneworld.pieces.pt", "oneworld.stacks.pt"):
+        shutil.copyfile(Path(models.__file__).with_name(reader), out / reader)
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)

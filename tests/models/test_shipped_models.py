@@ -51,6 +51,8 @@ def test_shipped_weights_load_with_their_game_classes(game: str) -> None:
         reader = detector.pieces
         assert reader is not None and reader.names == detector.names
         assert len(reader.classes) >= 2 and set(reader.classes) <= set(detector.names) - {"hand"}
+    # a stack reader too (OneWorld's: the counters of a stack boxed more than once)
+    assert (detector.stacks is not None) == (load_recipe(game).stack_reader is not None)
     # a facing reader ships beside the weights exactly where the recipe trains one
     assert (detector.facing is not None) == (load_recipe(game).facing_reader is not None)
     # and so does a dice face reader: the detector finds kinds of dice, the reader their faces
