@@ -280,6 +280,7 @@ class LivePipeline:
         self._corrections = Corrections()
         self._roll_needed: str | None = None  # the move whose missing roll was said
         self._table_said: str | None = None  # the move and the dice on the table that could not be its roll
+        self._still: SeenBoard | None = None  # the still position accepted last (the dice on the table now)
         self.choices = list(choices)  # --choices: the choices the board cannot show, used in order
         self._choice_said: Any = None  # the engine state whose awaited choice was said
         self._cursor: tuple[Any, int] | None = None  # (state, index): the choice the c key is on
@@ -374,6 +375,7 @@ class LivePipeline:
         return view, seen
 
     def _accept(self, seen: SeenBoard, result: FrameResult, touched: bool = False) -> None:
+        self._still = seen
         if self.base is None:
             self.base = seen
             self._event("position", pieces=len(seen.pieces))
@@ -1046,7 +1048,9 @@ class LivePipeline:
             self.stability.reset()
             reading = Reading("legal", action, aj, self.game.verdict(self.state, action),
                               note=f"{CHOICE_NOTE}: {how}; {TABLE_NOTE}")
-            self._commit(reading, step, self.base, result)
+            table = self._table_now()
+            self._commit(reading, step, replace(self.base, dice=table.dice, dice_boxes=table.dice_boxes)
+                         if self.base is not None else None, result)  # the dice now seen, so none is read twice
             return bool(self._awaited())
         given = list(self.rolls.given)
         try:
@@ -1089,17 +1093,26 @@ class LivePipeline:
                      decided.drawn() if drawn and decided is not None else None)
         return bool(self._awaited())
 
+    def _table_now(self) -> SeenBoard:
+        """The table as the battle a choice decides last showed it: the still position accepted
+        last, or the table seen after the attack when none has been since."""
+        d = self._decided
+        assert d is not None
+        return self._still if self._still is not None and self._still.game == d.seen.game else d.seen
+
     def _battle_off_table(self, action: Any) -> Any:
         """The step of the choice ``action`` (a battle stat) fought with the d6 dice thrown on
-        the table with the attack before it (:func:`tabletop.live.rolls.thrown_d6`), in the one
-        order that leaves the board the table showed (:meth:`_contradicts`); ``None`` when it
-        needs no dice, dice are given, none were thrown, or no single order fits."""
+        the table since the attack before it (:func:`tabletop.live.rolls.thrown_d6`: with the
+        attack, or after the stat was asked for, as the still position accepted last shows
+        them), in the one order that leaves the board the table showed (:meth:`_contradicts`);
+        ``None`` when it needs no dice, dice are given, none were thrown, or no single order
+        fits."""
         from tabletop.live.rolls import table_steps, thrown_d6
 
         d = self._decided
         if d is None or d.waiting is not self.state or self.rolls.given:
             return None
-        faces = thrown_d6(d.base, d.seen)
+        faces = thrown_d6(d.base, self._table_now())
         if not faces or not self._needs_dice(action):  # none: the first of two secret stats
             return None
         steps = table_steps(self.game, self.state, action, faces, lambda step: not self._contradicts(action, step))

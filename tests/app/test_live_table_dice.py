@@ -194,6 +194,32 @@ def test_a_battle_on_white_is_fought_with_the_dice_thrown_once_its_stat_is_chose
     assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
 
 
+def test_battle_dice_thrown_only_once_the_stat_is_asked_for_are_read() -> None:
+    """The attack on white played out with no dice beside it; the roll-off typed and the stat
+    chosen, the battle dice are asked for; thrown then (a 1 and a 6), the next still position
+    shows them and the battle is fought with them, in the order that gives the result shown.
+    Read once: they are not taken again as a later throw."""
+    from tabletop.live.rolls import thrown_d6
+
+    from . import test_live_battle_stat as bs
+
+    game = bs._game()
+    s, end = bs._battle(game, "strength", [2, 5], [6, 1])
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([]), window_s=0.3, choices=["Strength"])
+    pipe.rolls.typed = True
+    t = feed(pipe, [_board(game, s), hand(_board(game, s))])
+    t = feed(pipe, [_board(game, end)] * 4, t)
+    for die in (2, 5):
+        pipe.rolls.type(die)
+    t = feed(pipe, [_board(game, end)] * 4, t)
+    asked = [text for _, text in pipe.announced if text.startswith("A roll is needed")]
+    assert pipe.state is not s and not _same(game, pipe.state, end) and asked, pipe.announced
+    feed(pipe, [_dice(_board(game, end), 1, 6)] * 4, t)
+    assert _same(game, pipe.state, end), pipe.announced
+    assert not any(kind == "illegal" for kind, _ in pipe.announced), pipe.announced
+    assert pipe.base is not None and thrown_d6(pipe.base, _dice(_board(game, end), 1, 6)) == []
+
+
 def test_an_undo_gives_back_no_dice_read_off_the_table() -> None:
     """The battle read with the 1 and the 4 on the table, then taken back (u): those dice lie
     on the table, not typed, so none is given back; thrown again (a 6 and a 1) with the
