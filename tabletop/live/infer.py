@@ -45,6 +45,10 @@ class Reading:
     to: Any = None
     note: str = ""
     alternatives: tuple[dict[str, Any], ...] = field(default=())
+    #: how much the board seen had to be read otherwise than it looks for the move to explain
+    #: it (:data:`tabletop.live.explain.COSTS`, without the illegal reading's own cost); ``None``
+    #: where the reading was not weighed so
+    cost: float | None = None
 
 
 # -- per-game knowledge: where the engine's pieces are, and how a move is written --------------
@@ -213,7 +217,7 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
                 if hidden:  # put on a like piece it hides, and as well on another: which is unseen
                     return Reading("unclear", note=f"{piece} left {frm} for a stack of its kind that hides it: "
                                                    f"{' or '.join(map(str, [to, *hidden]))}")
-                return Reading("legal", a, game.action_to_json(a), game.verdict(state, a), frm, to, note)
+                return Reading("legal", a, game.action_to_json(a), game.verdict(state, a), frm, to, note, cost=cost)
             continue
         aj = move_action(name, piece, frm, to)
         try:
@@ -223,12 +227,11 @@ def _infer_cells(game: GameRules[Any, Any], state: Any, before: SeenBoard, after
             continue
         tried.append(aj)
         if verdict.legal and best is None:  # legal after all (the legal list writes it differently)
-            return Reading("legal", action, aj, verdict, frm, to, note)
+            return Reading("legal", action, aj, verdict, frm, to, note, cost=cost - COSTS["illegal"])
         if best is None:
-            best = Reading("illegal", action, aj, verdict, frm, to)
+            best = Reading("illegal", action, aj, verdict, frm, to, cost=cost - COSTS["illegal"])
     if best is not None:
-        return Reading(best.kind, best.action, best.action_json, best.verdict, best.frm, best.to, best.note,
-                       tuple(t for t in tried if t != best.action_json))
+        return replace(best, alternatives=tuple(t for t in tried if t != best.action_json))
     hidden_move = _onto_like(game, state, scene, before, after, where, nothing - margin)
     if hidden_move is not None:
         return hidden_move

@@ -26,6 +26,9 @@ from tabletop.live.chance import describe as describe_roll
 from tabletop.live.choices import CHOICE_NOTE, awaited, label, match, numbered, prompt
 from tabletop.live.explain import COSTS, fixed_pieces, piece_classes
 from tabletop.live.infer import (
+    EPS as COST_EPS,
+)
+from tabletop.live.infer import (
     PASS_NOTE,
     TURN_NOTE,
     Reading,
@@ -423,7 +426,7 @@ class LivePipeline:
             if self.state is not state1:  # stays or passes played before the action read
                 state0 = self.state
         elif reading.kind == "illegal":  # refused now, but perhaps not once the player to move passed
-            passed = self._pass_before(seen, result, touched)
+            passed = self._pass_before(seen, result, touched, reading)
             if passed is not None:
                 state0, reading = self.state, passed
         reading = self._by_outcome(reading, seen, touched)
@@ -466,15 +469,18 @@ class LivePipeline:
         if reading.kind in ("legal", "roll") and self.state is not state0:
             self._read_second(base0, reading, seen, result)
 
-    def _pass_before(self, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading | None:
-        """The rules refuse the move read, but it is read whole after an action
+    def _pass_before(self, seen: SeenBoard, result: FrameResult, touched: bool,
+                     refused: Reading | None = None) -> Reading | None:
+        """The rules refuse the move read (``refused``), but it is read whole after an action
         the camera cannot see, since it moves nothing (:data:`tabletop.live.infer.PASSES`:
         OneWorld's end of movement, a Wormholes ship that stays, When Gods Collide's hero
         call): the other side moving is how the table says the turn went by. When exactly one
         such action makes the board read as a legal move, or as a roll read off the table,
         that action is played and announced (its dice as any move's: given, typed or rolled),
-        and the reading after it returned, for the caller to play. ``None`` otherwise: the
-        refusal stands."""
+        and the reading after it returned, for the caller to play. A reading after a pass that
+        must read the board further from how it looks than the refused move does (a piece of
+        the side to move arrived, read as the other side's) is no such reading: an unseen pass
+        does not buy a misread. ``None`` otherwise: the refusal stands."""
         found = []
         for action in passes(self.game, self.state):
             verdict = self.game.verdict(self.state, action)
@@ -484,6 +490,9 @@ class LivePipeline:
             except (RollNeededError, IllegalActionError):
                 continue
             after = infer(self.game, step.state, self.base, seen, touched=touched)
+            if refused is not None and refused.cost is not None and after.cost is not None \
+                    and after.cost > refused.cost + COST_EPS:
+                continue  # the refused move explains the board better
             if after.kind in ("legal", "roll"):
                 found.append((action, verdict, step, after, trial.given))
         if not found:

@@ -178,6 +178,39 @@ def test_a_move_refused_after_the_pass_too_is_flagged_and_nothing_is_played() ->
     assert pipe.game.state_to_json(pipe.state)["active"] == "chez" and pipe.rolls.given == [3]
 
 
+def test_a_pass_is_read_before_a_move_only_where_it_needs_no_further_misread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move refused now, read after an unseen end of movement as a legal move: played so
+    where that reading explains the board as well as the refused one (the other side's move,
+    seen as it is); not where it needs the board read further from how it looks (a piece
+    arrived read as the other side's), and not where the refused reading was not weighed."""
+    from tabletop.live import pipeline as live_pipeline
+    from tabletop.live.infer import Reading
+
+    m = manifest("oneworld")
+    frames = truth_frames("oneworld")
+    moved = m["moves"][0]["action"]
+
+    def run(after_cost: float | None, refused_cost: float | None) -> list[tuple[str, str]]:
+        pipe, _ = pipeline("oneworld", rolls=[3])
+        pipe.state = pipe.game.state_from_json(dict(m["start"], active="chez"))
+        action = pipe.game.action_from_json(moved)
+
+        def read_after(game, state, before, after, **kw):  # type: ignore[no-untyped-def]
+            return Reading("legal", action, moved, game.verdict(state, action), cost=after_cost)
+
+        feed(pipe, [frames[0]])
+        monkeypatch.setattr(live_pipeline, "infer", read_after)
+        result = live_pipeline.FrameResult(1, 0.0, "accepted")
+        refused = Reading("illegal", moved, moved, None, cost=refused_cost)
+        passed = pipe._pass_before(pipe.base, result, True, refused)
+        monkeypatch.undo()
+        return [] if passed is None else [(k, t) for k, t in result.announcements]
+
+    assert run(0.0, 0.0) and run(0.3, 0.3)  # as well explained: the pass is played
+    assert run(1.0, 0.0) == []  # a misread more than the refused move: the refusal stands
+    assert run(1.0, None) and run(None, 0.0)  # not weighed: as before
+
+
 def test_a_move_waiting_for_its_roll_is_played_once_the_die_is_typed(tmp_path: Path) -> None:
     """OneWorld's sample move crosses a fault: the rules need a die. With none given, the
     player is told once (not every time the still position is read again), and the move is

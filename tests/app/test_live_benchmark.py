@@ -182,3 +182,15 @@ def test_the_game_turns_put_the_piece_down_clear_of_the_others(monkeypatch: pyte
     monkeypatch.setattr(turns, "sample_position", lambda name, seed, index: (game, state))
     with pytest.raises(RuntimeError, match="no drawable legal turn 58"):
         turns.make_turn("the-game", 7001, 58, True, size=(320, 240))
+
+
+def test_an_unseen_pass_does_not_buy_a_misread_of_an_illegal_move() -> None:
+    """OneWorld, seed 7001, turn 188: BORG's Stone B3 put 16 hexes away, on 0321 (its own hex
+    out of view). Read after an unseen end of BORG's movement, the Stone arriving could be
+    CHEZ's Stone C8 (hidden under a Fog on 0220 next to it) read as BORG's: a legal move, but
+    only with a misread the refused move does not need. The move is flagged as it is."""
+    turn = turns.make_turn("oneworld", 7001, 188, False)
+    assert turn.action == {"type": "move", "piece": "B3", "to": "0321"}
+    result = live_referee.run_turn(turn, "truth")
+    assert result.flagged and result.read_right, result.said
+    assert not result.legal_announced, result.said
