@@ -490,13 +490,12 @@ class LivePipeline:
             except (RollNeededError, IllegalActionError):
                 continue
             after = infer(self.game, step.state, self.base, seen, touched=touched)
-            if refused is not None and refused.cost is not None and after.cost is not None \
-                    and after.cost > refused.cost + COST_EPS:
+            if _misread_more(after, refused):
                 continue  # the refused move explains the board better
             if after.kind in ("legal", "roll"):
                 found.append((action, verdict, step, after, trial.given))
         if not found:
-            return self._pass_needs_dice(seen, result, touched)
+            return self._pass_needs_dice(seen, result, touched, refused)
         if len(found) != 1:  # several that the board cannot tell apart
             return None
         action, verdict, step, after, left = found[0]
@@ -782,11 +781,14 @@ class LivePipeline:
             return False
         return False
 
-    def _pass_needs_dice(self, seen: SeenBoard, result: FrameResult, touched: bool) -> Reading | None:
+    def _pass_needs_dice(self, seen: SeenBoard, result: FrameResult, touched: bool,
+                         refused: Reading | None = None) -> Reading | None:
         """A pass whose dice are not given yet (OneWorld's end of movement rolling for a
         reinforcement): when, with any roll, exactly one such pass makes the board read as a
         legal move, its roll is asked for as any move's is (``A roll is needed ...``) and the
-        position read again once it is given; the move is not flagged meanwhile."""
+        position read again once it is given; the move is not flagged meanwhile. As in
+        :meth:`_pass_before`, a move read after it that needs a misread the refused move
+        ``refused`` does not need is no such move."""
         waiting = []
         for action in passes(self.game, self.state):
             if not self._needs_dice(action):  # one that needs none was tried above
@@ -795,7 +797,8 @@ class LivePipeline:
                 step = self.game.apply(self.state, action, _AnyRoll())
             except (RollNeededError, IllegalActionError):
                 continue
-            if infer(self.game, step.state, self.base, seen, touched=touched).kind in ("legal", "roll"):
+            after = infer(self.game, step.state, self.base, seen, touched=touched)
+            if after.kind in ("legal", "roll") and not _misread_more(after, refused):
                 waiting.append(action)
         if len(waiting) != 1:
             return None
@@ -1309,6 +1312,14 @@ class LivePipeline:
         self.stability.reset()
         self._kept = None  # the next frame is read in full, with the board found again
         self._event("recalibrate")
+
+
+def _misread_more(after: Reading, refused: Reading | None) -> bool:
+    """Whether the reading ``after`` (after an unseen pass) must read the board further from
+    how it looks than the refused reading ``refused`` does; ``False`` where either was not
+    weighed (:attr:`tabletop.live.infer.Reading.cost` ``None``)."""
+    return refused is not None and refused.cost is not None and after.cost is not None \
+        and after.cost > refused.cost + COST_EPS
 
 
 def _round_named(ways: Sequence[str], value: str) -> int | None:

@@ -267,3 +267,28 @@ def test_a_detector_flicker_while_a_battle_waits_for_its_dice_does_not_lose_it()
     p.stability.reset()
     feed(p, [seen] * 6, t)
     assert _same(game, p.state, after) and p.rolls.given == []
+
+
+@pytest.mark.parametrize("given", [False, True])
+def test_a_pass_that_needs_dice_does_not_buy_a_misread_either(monkeypatch: pytest.MonkeyPatch, given: bool) -> None:
+    """OneWorld's end of movement rolling for a reinforcement: a move read after it that needs
+    the board read further from how it looks than the refused move does is no reason to play
+    the pass (nor to ask for its roll), whether its die is given or not: the refusal stands."""
+    from tabletop.live import pipeline as live_pipeline
+    from tabletop.live.infer import Reading
+
+    game, states, entries = _replay("oneworld")
+    s = states[24]  # CHEZ to move; its end of movement rolls for a reinforcement
+    moved = entries[25]["action"]
+    action = game.action_from_json(moved)
+    pipe = LivePipeline(game, s, None, None, None, rolls=Rolls(list(entries[24]["rolls"]) if given else []))
+    pipe.base = _board(game, s)
+
+    def read_after(game: Any, state: Any, before: Any, after: Any, *a: Any, **kw: Any) -> Reading:
+        return Reading("legal", action, moved, game.verdict(state, action), cost=1.0)
+
+    monkeypatch.setattr(live_pipeline, "infer", read_after)
+    result = FrameResult(1, 0.0, "accepted")
+    refused = Reading("illegal", action, moved, game.verdict(s, action), cost=0.0)
+    assert pipe._pass_before(_board(game, states[26]), result, True, refused) is None
+    assert result.announcements == [] and pipe.state is s
