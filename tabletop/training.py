@@ -286,15 +286,16 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                 out.flush()
                 tile_dataset(folder / "data", tiles, recipe.tile, recipe.tiles_per_image, recipe.data_seed)
             yaml_path = tiles / "data.yaml"
-        if recipe.facing_reader is not None and continue_from is None and not (args.faces_only or args.pieces_only):
+        if recipe.facing_reader is not None and continue_from is None and not (args.faces_only or args.pieces_only
+                                                                               or stacks_only):
             _facing_reader_stage(recipe, folder, out, again=args.facing_only, share=share)
             if args.facing_only:
                 return 0
-        if recipe.dice_faces is not None and not args.pieces_only and recipe.game == DICE_FINDER:
+        if recipe.dice_faces is not None and not (args.pieces_only or stacks_only) and recipe.game == DICE_FINDER:
             _d6_face_reader(recipe, folder, out, again=args.faces_only)  # the finder reads its dice's faces again
             if args.faces_only:
                 return 0
-        elif recipe.dice_faces is not None and not args.pieces_only:
+        elif recipe.dice_faces is not None and not (args.pieces_only or stacks_only):
             yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only, share=share)
             if args.faces_only:
                 return 0

@@ -498,3 +498,20 @@ def test_the_d6_finder_is_trained_with_its_face_reader(cli: Runner, tmp_path: Pa
     finder = DiceFinder.load(str(out / "d6.pt"), "ultralytics")
     assert finder.faces is not None and finder.detector.names == tuple(f"d6-{k}" for k in range(1, 7))
     assert "d6" in cli("train", "--help").out
+
+
+def test_stacks_only_trains_no_other_reader(cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--stacks-only`` on a recipe that also has a facing reader (The Game's, with a
+    ``stack_reader`` section added) trains the stack reader alone, as ``--pieces-only`` and
+    ``--faces-only`` train theirs alone."""
+    from tabletop import training
+
+    ran: list[str] = []
+    monkeypatch.setattr(training, "_facing_reader_stage", lambda *a, **k: ran.append("facing"))
+    monkeypatch.setattr(training, "_stack_reader_stage", lambda *a, **k: ran.append("stacks"))
+    doc = json.loads(Path(models.__file__).with_name("the-game.json").read_text())
+    assert doc.get("facing_reader") is not None
+    doc["stack_reader"] = {"epochs": 1, "size": 16}
+    result = _train_with(cli, tmp_path, "the-game", doc, "--stacks-only", 2, tmp_path / "out")
+    assert result.code == 0, result.err
+    assert ran == ["stacks"]
