@@ -319,7 +319,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if continue_from is not None and stages:
         yaml_path = stage_data[-1] or yaml_path
         out.write(f"continuing {continue_from} for {stages[-1].epochs} epochs (the recipe's "
-                  f"{stage_ordinal(len(stages) + 1)} stage) at {recipe.imgsz} px into {folder}\n")
+                  f"{stage_ordinal(len(stages) + 1)} stage) at {stages[-1].imgsz} px into {folder}\n")
     else:
         more = "".join(f", then {s.epochs} more from its best weights" for s in stages)
         out.write(f"training {recipe.architecture} for {recipe.epochs} epochs{more} at {recipe.imgsz} px "

@@ -147,15 +147,19 @@ def _then_section(doc: Any) -> tuple[dict[str, Any], ...]:
         renders = tuple((int(r["count"]), int(r["seed"])) for r in stage.get("renders", ()))
         if any(count < 2 for count, _ in renders):
             raise ValueError("then.renders: each needs a count of at least 2")
+        imgsz = stage.get("imgsz")
+        if imgsz is not None and (int(imgsz) % 32 or not 32 <= int(imgsz) <= 4096):
+            raise ValueError(f"then.imgsz must be a multiple of 32 from 32 to 4096, not {imgsz}")
         stages.append({"epochs": epochs, "hyperparameters": dict(stage.get("hyperparameters", {})),
-                       "renders": renders})
+                       "renders": renders, **({"imgsz": int(imgsz)} if imgsz is not None else {})})
     return tuple(stages)
 
 
 def later_stages(recipe: Recipe) -> list[Recipe]:
     """The recipes of the stages after ``recipe``'s first (its ``then`` section), in order:
-    the same data, image size, batch and seed; each stage's epochs and extra renders, and its
-    hyper-parameters over those of the stages before it. Empty when the recipe has one stage.
+    the same data, batch and seed; each stage's epochs and extra renders, its image size
+    (``imgsz``, by default the recipe's), and its hyper-parameters over those of the stages
+    before it. Empty when the recipe has one stage.
 
     >>> r = Recipe.from_json({"game": "the-game", "architecture": "yolo11n-pose.yaml",
     ...     "data": {"count": 10, "seed": 1}, "train": {"epochs": 24},
@@ -171,7 +175,7 @@ def later_stages(recipe: Recipe) -> list[Recipe]:
     for then in recipe.then:
         hyper = {**hyper, **then.get("hyperparameters", {})}
         stages.append(replace(recipe, epochs=int(then["epochs"]), hyperparameters=hyper, then=(),
-                              renders=tuple(then.get("renders", ()))))
+                              renders=tuple(then.get("renders", ())), imgsz=int(then.get("imgsz", recipe.imgsz))))
     return stages
 
 

@@ -96,6 +96,41 @@ def test_a_second_stage_takes_its_epochs_and_its_hyperparameters_over_the_first(
         _recipe(epochs=0)
 
 
+def test_a_later_stage_may_train_at_its_own_image_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage's ``imgsz`` (the d6 finder's stage at the frames' full 640 px) is the size it
+    trains at; stages without one keep the recipe's; a size that is no multiple of 32 is refused."""
+    import types
+
+    from vision import detect_train
+    from vision.detect_train import later_stages
+
+    plain = Recipe.from_json({"game": "the-game", "architecture": "yolo11n-pose.yaml", "data": {"count": 4, "seed": 1},
+                              "train": {"epochs": 5, "imgsz": 416},
+                              "then": [{"epochs": 2, "imgsz": 640}, {"epochs": 1}]})
+    assert [s.imgsz for s in later_stages(plain)] == [640, 416]
+    with pytest.raises(RecipeError, match="then.imgsz must be a multiple of 32"):
+        _recipe(epochs=2, imgsz=650)
+    monkeypatch.setattr(detect_train, "ultralytics_module", lambda: types.SimpleNamespace(YOLO=_FakeYOLO))
+    _FakeYOLO.calls = []
+    start = tmp_path / "shipped.pt"
+    start.write_text("shipped")
+    detect_train.continue_training(plain, tmp_path / "data.yaml", tmp_path / "out", start)
+    ((_, args),) = _FakeYOLO.calls
+    assert args["imgsz"] == 416 and args["epochs"] == 1  # the last stage: the recipe's size
+    _FakeYOLO.calls = []
+    two = Recipe.from_json({**json_of(plain), "then": [{"epochs": 3, "imgsz": 640}]})
+    detect_train.continue_training(two, tmp_path / "data.yaml", tmp_path / "out2", start)
+    ((_, args),) = _FakeYOLO.calls
+    assert args["imgsz"] == 640 and args["epochs"] == 3
+
+
+def json_of(recipe: Recipe) -> dict[str, object]:
+    """The recipe ``recipe`` as its file would hold it (the sections these tests use)."""
+    return {"game": recipe.game, "architecture": recipe.architecture,
+            "data": {"count": recipe.data_count, "seed": recipe.data_seed},
+            "train": {"epochs": recipe.epochs, "imgsz": recipe.imgsz}}
+
+
 def _three_stages() -> Recipe:
     return Recipe.from_json({
         "game": "the-game", "architecture": "yolo11n-pose.yaml", "data": {"count": 4, "seed": 1},
