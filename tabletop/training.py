@@ -402,11 +402,7 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
     try:
         settings = PieceTraining.from_json(dict(recipe.piece_reader))
         assert settings is not None
-        more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
-        also = "".join(f" and {m}" for m in more)
-        out.write(f"training the piece reader for {settings.epochs} epochs on {settings.size} px crops of the "
-                  f"pieces of {folder / 'data'}{also}\n")
-        out.flush()
+        more = _reader_renders("piece reader", "pieces", settings, recipe, folder, share, out)
         from vision.artwork import get_kit
 
         groups = {name: kind.group for name, kind in get_kit(recipe.game).pieces.items()}
@@ -417,6 +413,18 @@ def _piece_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
     m = reader.metrics
     return _save_reader("piece reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_pieces']} validation "
                         "pieces read right", out)
+
+
+def _reader_renders(kind: str, what: str, settings: Any, recipe: Any, folder: Path, share: float,
+                    out: TextIO) -> list[Path]:
+    """The folders of a crop reader's more renders (``settings.renders``, ``share`` of each in
+    a quick trial), rendered once, and the line saying what the reader ``kind`` trains on."""
+    more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
+    also = "".join(f" and {m}" for m in more)
+    out.write(f"training the {kind} for {settings.epochs} epochs on {settings.size} px crops of the "
+              f"{what} of {folder / 'data'}{also}\n")
+    out.flush()
+    return more
 
 
 def _stack_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = False, share: float = 1.0) -> Path:
@@ -431,11 +439,7 @@ def _stack_reader_stage(recipe: Any, folder: Path, out: TextIO, again: bool = Fa
     try:
         settings = StackTraining.from_json(dict(recipe.stack_reader))
         assert settings is not None
-        more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
-        also = "".join(f" and {m}" for m in more)
-        out.write(f"training the stack reader for {settings.epochs} epochs on {settings.size} px crops of the "
-                  f"stacks of {folder / 'data'}{also}\n")
-        out.flush()
+        more = _reader_renders("stack reader", "stacks", settings, recipe, folder, share, out)
         reader = train_stack_reader(folder / "data", settings, more, _epoch_progress("stack reader",
                                                                                      "validation accuracy"))
     except StackReaderError as err:
