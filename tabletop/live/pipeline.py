@@ -1110,7 +1110,7 @@ class LivePipeline:
         last, or the table seen after the attack when none has been since."""
         d = self._decided
         assert d is not None
-        return self._still if self._still is not None and self._still.game == d.seen.game else d.seen
+        return self._still if self._still is not None else d.seen
 
     def _battle_off_table(self, action: Any) -> Any:
         """The step of the choice ``action`` (a battle stat) fought with the d6 dice thrown on
