@@ -52,13 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     reader = StackReader.load(args.reader or stacks_path(models.weights_path("oneworld")))
     detector = Detector.load("oneworld", conf=MAP_CONF)
     detector.stacks = None  # the raw reading; the reader is applied below
-    hand = np.array([n == "hand" for n in detector.names])
+    hands = [i for i, n in enumerate(detector.names) if n == "hand"]
     read = []
     began = time.perf_counter()
     for s in samples:
         frame = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
         det = detector.detect(frame)
-        counters = (det.confidence >= CONF) & ~hand[det.class_id]
+        counters = (det.confidence >= CONF) & ~np.isin(det.class_id, hands)
         read.append((frame, det, counters))
     seconds = time.perf_counter() - began
 
