@@ -30,8 +30,8 @@ from tabletop.live.board import SeenBoard
 from tabletop.live.explain import fixed_pieces, piece_classes
 from tabletop.live.infer import PASSES, legal, locations
 
-__all__ = ["DECIDING", "Fixed", "Outcome", "awaiting_dice", "change", "covers", "engine_cells", "engine_pieces", "exact_outcomes",
-           "seen_cells", "through_choice", "tried"]
+__all__ = ["DECIDING", "NAMED_ONLY", "Fixed", "Outcome", "awaiting_dice", "change", "covers", "engine_cells",
+           "engine_pieces", "exact_outcomes", "reaches", "seen_cells", "through_choice", "tried"]
 
 Cells = frozenset[tuple[str, str]]
 
@@ -142,7 +142,8 @@ def exact_outcomes(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen:
         else:
             shows = change(before, engine_cells(game, outcome.step.state))
         if covers((seen_added, seen_removed), shows) or \
-                (not counted and through_choice(game, outcome.step.state, before, (seen_added, seen_removed))):
+                (not counted and reaches(game, action, touched)
+                 and through_choice(game, outcome.step.state, before, (seen_added, seen_removed))):
             found.append(outcome)
             ends.add(json.dumps(game.state_to_json(outcome.step.state), sort_keys=True, default=str))
     return found, len(ends) == 1
@@ -177,18 +178,48 @@ class Fixed:
         return min(self.faces.pop(0), sides)
 
 
+#: Games whose dice decide only what the cells an action names then show: a Battle Grounds
+#: battle (its stat and its dice say which figure stays, on the attacker's square or the
+#: target's; every other square is as it was).
+NAMED_ONLY = ("battle-grounds",)
+
+
+def _named(value: Any) -> set[str]:
+    """Every string in an action's JSON (its cells among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, Mapping):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return set().union(*map(_named, value)) if value else set()
+    return set()
+
+
+def reaches(game: GameRules[Any, Any], action: Any, cells: Iterable[str]) -> bool:
+    """Whether ``action``, through whatever dice and choices follow it, may change every one
+    of ``cells``: in a game of :data:`NAMED_ONLY`, only where it names them all; elsewhere
+    always (nothing is known of what its dice may move)."""
+    return game.name not in NAMED_ONLY or set(cells) <= _named(game.action_to_json(action))
+
+
 def awaiting_dice(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: SeenBoard,
                   candidates: Iterable[Any], most: int = 2) -> list[Any]:
     """Of ``candidates`` (legal actions whose dice are not given), those that some roll of at
     most ``most`` d6 would make change the board exactly as seen from ``base`` to ``seen``
-    (a battle lost, its dice thrown on the table but not typed in)."""
+    (a battle lost, its dice thrown on the table but not typed in). In a game of
+    :data:`NAMED_ONLY`, an action that does not name every cell seen to change is left
+    untried: no roll makes it change the board so (every roll and choice is tried otherwise,
+    which takes a fifth of a second for one battle)."""
     from itertools import product
 
     seen_change = change(seen_cells(base), seen_cells(seen))
+    where = {cell for cell, _ in seen_change[0] | seen_change[1]}
     before = engine_cells(game, state)
     out = []
     memo: dict[str, bool] = {}  # many rolls lead to one position waiting for a choice
     for action in candidates:
+        if not reaches(game, action, where):
+            continue
         for n in range(1, most + 1):
             if any(_matches(game, state, action, faces, before, seen_change, memo)
                    for faces in product(range(1, 7), repeat=n)):

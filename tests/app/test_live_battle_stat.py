@@ -182,3 +182,102 @@ def test_the_referee_s_dice_that_agree_with_the_table_ask_nothing_of_it() -> Non
     feed(pipe, [_board(game, end)] * 4, t)
     assert pipe.state.battle is None and "bullseye" in game.state_to_json(pipe.state)["board"].values()
     assert not any("otherwise than the table" in text for _, text in pipe.announced), pipe.announced
+
+
+def _ends(game: Any, state: Any, depth: int = 3) -> list[Any]:
+    """Every position a battle begun in ``state`` may end in: each roll of the dice it asks
+    for, each stat chosen (by one side, or by each in secret)."""
+    from itertools import product
+
+    from rules.errors import IllegalActionError, RollNeededError
+    from tabletop.live.choices import awaited
+
+    if state.battle is None or depth == 0:
+        return [state]
+    out = []
+    for choice in awaited(game, state):
+        for faces in [(), *product(range(1, 7), repeat=2)]:
+            try:
+                step = game.apply(state, choice, Fixed(faces))
+            except RollNeededError:
+                continue
+            except IllegalActionError:
+                break
+            out += _ends(game, step.state, depth - 1)
+            if not faces:
+                break
+    return out
+
+
+def test_a_battle_changes_only_the_two_squares_it_names() -> None:
+    """What lets the referee leave a battle untried where the table changed elsewhere
+    (``outcomes.NAMED_ONLY``): through every roll-off, stat and battle roll, a battle of the
+    bundled record's positions changes no square but its attacker's and its target's."""
+    from itertools import product
+
+    from rules.errors import IllegalActionError, RollNeededError
+    from tabletop.live.infer import legal
+    from tabletop.live.outcomes import _named, change, engine_cells, reaches
+
+    game, states, _ = _replay("battle-grounds")
+    battles = 0
+    for s in states[::7]:
+        before = engine_cells(game, s)
+        for action in legal(game, s):
+            try:
+                game.apply(s, action, Fixed([]))
+                continue  # no dice: no battle
+            except (RollNeededError, IllegalActionError):
+                pass
+            battles += 1
+            named = _named(game.action_to_json(action))
+            for faces in product(range(1, 7), repeat=2):  # the roll-off (a tie: both choose in secret)
+                try:
+                    mid = game.apply(s, action, Fixed(faces)).state
+                except RollNeededError:
+                    continue
+                for end in _ends(game, mid):
+                    added, removed = change(before, engine_cells(game, end))
+                    cells = {cell for cell, _ in added | removed}
+                    assert cells <= named, (game.action_to_json(action), cells)
+                    assert reaches(game, action, cells)
+            if battles >= 4:
+                return
+    assert battles >= 4, battles
+
+
+class _Counting:
+    """A game that counts the actions applied to it."""
+
+    def __init__(self, game: Any) -> None:
+        self.game, self.applied = game, 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def apply(self, *args: Any, **kwargs: Any) -> Any:
+        self.applied += 1
+        return self.game.apply(*args, **kwargs)
+
+
+def test_a_battle_whose_squares_do_not_hold_the_change_is_not_fought_out() -> None:
+    """Bullseye's attack on b4 cannot make Black Widow arrive on c5: the search for a roll
+    and stat that would make the table look so is not run for it (every roll and stat took a
+    fifth of a second, and the illegal move was said a window late), while the table the
+    attack lost shows is still found."""
+    from tabletop.live.outcomes import awaiting_dice, exact_outcomes
+
+    game = _game()
+    s = game.state_from_json(POSITION)
+    attack = game.action_from_json(ATTACK)
+    moved = dict(POSITION, board={**POSITION["board"], "c5": "black-widow"})
+    del moved["board"]["b4"]
+    counting = _Counting(game)
+    assert awaiting_dice(counting, s, _board(game, s), _board(game, game.state_from_json(moved)), [attack]) == []
+    assert counting.applied == 0
+    wanting: list[Any] = []
+    found, _ = exact_outcomes(counting, s, _board(game, s), _board(game, game.state_from_json(moved)),
+                              Rolls([2, 5]), [attack], wanting)
+    assert found == [] and counting.applied == 1  # the attack made, its battle not fought out
+    _, lost = _battle(game, "strength", [2, 5], [1, 6])
+    assert awaiting_dice(game, s, _board(game, s), _board(game, lost), [attack]) == [attack]
