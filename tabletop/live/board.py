@@ -73,9 +73,10 @@ class SeenBoard:
     #: dice seen whose faces were not read surely (:data:`SURE_FACE`); when any, ``dice`` is
     #: empty
     unsure_dice: int = 0
-    #: where each of ``dice`` lies in the frame (its box, in the same order; empty where not
-    #: known): a die thrown again showing the face it showed before lies elsewhere. Not part
-    #: of what is compared: the dice's faces are
+    #: where each of ``dice`` lies (its box carried onto the board's plane, in board units, in
+    #: the same order; empty where not known): a die thrown again showing the face it showed
+    #: before lies elsewhere, and a camera moved leaves it where it lay. Not part of what is
+    #: compared: the dice's faces are
     dice_boxes: tuple[tuple[float, float, float, float], ...] = field(default=(), compare=False)
 
     def cells(self) -> Counter[tuple[str, str]]:
@@ -200,9 +201,28 @@ class BoardMapper:
         unsure = sum(1 for c in face_sure if c < SURE_FACE)  # NaN compares False: not read by a face reader
         if unsure:
             dice, dice_at = [], []
+        lying = _on_plane(geometry, dice_at)
         order = sorted(range(len(dice)), key=lambda k: dice[k])
         return SeenBoard(self.game, tuple(pieces), tuple(dice[k] for k in order), tuple(hands), over, unsure,
-                         tuple(dice_at[k] for k in order))
+                         tuple(lying[k] for k in order) if lying else ())
+
+
+def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, float]]
+              ) -> list[tuple[float, float, float, float]]:
+    """Each frame box of ``boxes`` on the board's plane, in board units: the box around its
+    four corners carried there (a die lying still stays where it lies when the camera moves);
+    empty when any corner does not land on the plane."""
+    if not boxes:
+        return []
+    corners = np.array([[(x1, y1), (x2, y1), (x2, y2), (x1, y2)] for x1, y1, x2, y2 in boxes], float)
+    try:
+        on = np.asarray(geometry.image_to_board(corners.reshape(-1, 2)), float).reshape(-1, 4, 2)
+    except Exception:  # noqa: BLE001 - where the dice lie is a help, never a reason to lose them
+        return []
+    if not np.isfinite(on).all():
+        return []
+    lo, hi = on.min(axis=1), on.max(axis=1)
+    return [(float(a[0]), float(a[1]), float(b[0]), float(b[1])) for a, b in zip(lo, hi)]
 
 
 def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], image: np.ndarray | None = None,

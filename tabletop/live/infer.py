@@ -21,7 +21,7 @@ from typing import Any
 from rules.core import CHANCE, GameRules, Verdict
 from tabletop.live.board import SeenBoard
 from tabletop.live.explain import COSTS, FADED, Scene, fixed_pieces, piece_classes
-from tabletop.live.rolls import awaits_dice, dice_missing, read_roll
+from tabletop.live.rolls import awaits_dice, dice_missing, read_roll, thrown
 
 __all__ = ["PASSES", "Reading", "diff", "infer", "legal", "locations", "move_action", "passes"]
 
@@ -151,7 +151,7 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
     if CHANCE in game.to_move(state):  # dice thrown, or a coin turned over
         chances = [(a, game.action_to_json(a)) for a in legal(game, state)]
         roll = read_roll(chances, before, after) if tuple(before.dice) != tuple(after.dice) or \
-            before.key() != after.key() else None
+            before.key() != after.key() or thrown(before, after) else None
         if roll is not None:
             return Reading("roll", roll[0], roll[1], game.verdict(state, roll[0]))
         missing = dice_missing(chances, before, after)

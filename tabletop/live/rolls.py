@@ -18,7 +18,7 @@ from typing import Any
 
 from tabletop.live.board import SeenBoard
 
-__all__ = ["awaits_dice", "dice_missing", "dice_tokens", "read_roll", "table_steps", "thrown_d6"]
+__all__ = ["awaits_dice", "dice_missing", "dice_tokens", "read_roll", "table_steps", "thrown", "thrown_d6"]
 
 #: Piecepack faces by name (Wormholes dice and coins).
 _FACES = {"null": "0", "ace": "1"}
@@ -55,9 +55,9 @@ def _roll_tokens(aj: Mapping[str, Any]) -> list[str]:
 
 def read_roll(chances: Chance, before: SeenBoard, after: SeenBoard) -> tuple[Any, Mapping[str, Any]] | None:
     """The chance outcome the table shows, as (action, JSON): a roll read from the dice (the
-    one with most dice that changed), or a Wormholes coin turned over to show its value."""
+    one with most dice :func:`thrown`), or a Wormholes coin turned over to show its value."""
     now = dice_tokens(after.dice)
-    changed = now - dice_tokens(before.dice)
+    changed = dice_tokens(tuple(thrown(before, after)))  # a die thrown again to the face it showed counts
     best = None
     for a, aj in chances:
         if aj.get("type") == "reveal":
@@ -100,17 +100,47 @@ def _coin_value(seen: SeenBoard, cell: Any) -> str | None:
 MOST_THROWN = 4
 
 
-#: A d6 showing the face a die showed before, its centre within this share of the die's size
+#: A die showing the face a die showed before, its centre within this share of the die's size
 #: from where that die lay, is that die still lying there; farther, it was thrown again.
 SAME_PLACE = 0.5
 
 
+def thrown(before: SeenBoard, after: SeenBoard) -> list[str]:
+    """The dice ``after`` shows that ``before`` did not (a throw), sorted: dice left lying
+    from an earlier throw are not counted again. Where both boards know where their dice lie
+    (:attr:`SeenBoard.dice_boxes`), a die showing a face a die showed before is left lying
+    only where that die lay (:data:`SAME_PLACE`): one thrown again to the same face lies
+    elsewhere, and counts. Without where they lie, the faces alone are compared.
+
+    >>> thrown(SeenBoard("when-gods-collide", dice=("chess-rook",)),
+    ...        SeenBoard("when-gods-collide", dice=("chess-rook", "d6-4")))
+    ['d6-4']
+    >>> at = lambda *boxes: tuple((x, y, x + 1.0, y + 1.0) for x, y in boxes)
+    >>> lying = SeenBoard("wormholes", dice=("die-suns-ace",), dice_boxes=at((0, 0)))
+    >>> thrown(lying, SeenBoard("wormholes", dice=("die-suns-ace",), dice_boxes=at((0.2, 0.1))))
+    []
+    >>> thrown(lying, SeenBoard("wormholes", dice=("die-suns-ace",), dice_boxes=at((4, 3))))
+    ['die-suns-ace']
+    """
+    def lying(board: SeenBoard) -> list[tuple[str, Any]]:
+        boxes = board.dice_boxes if len(board.dice_boxes) == len(board.dice) else (None,) * len(board.dice)
+        return list(zip(board.dice, boxes))
+
+    old, new = lying(before), lying(after)
+    if any(box is None for _, box in old + new):  # where the dice lie is not known: their faces alone
+        return sorted((Counter(after.dice) - Counter(before.dice)).elements())
+    out = []
+    for die, box in new:
+        still = next((k for k, (d, b) in enumerate(old) if d == die and _same_place(b, box)), None)
+        if still is None:
+            out.append(die)
+        else:
+            old.pop(still)
+    return sorted(out)
+
+
 def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:
-    """The faces of the d6 dice ``after`` shows that ``before`` did not (a throw), smallest
-    first: dice left lying from an earlier throw are not counted again. Where both boards
-    know where their dice lie (:attr:`SeenBoard.dice_boxes`), a die showing a face a die
-    showed before is left lying only where that die lay (:data:`SAME_PLACE`): one thrown
-    again to the same face lies elsewhere, and counts.
+    """The faces of the d6 dice :func:`thrown` from ``before`` to ``after``, smallest first.
 
     >>> thrown_d6(SeenBoard("oneworld", dice=("d6-2",)), SeenBoard("oneworld", dice=("d6-2", "d6-5", "d6-1")))
     [1, 5]
@@ -121,21 +151,7 @@ def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:
     >>> thrown_d6(lying, SeenBoard("oneworld", dice=("d6-2",), dice_boxes=at((40, 30))))
     [2]
     """
-    def d6(board: SeenBoard) -> list[tuple[int, Any]]:
-        boxes = board.dice_boxes if len(board.dice_boxes) == len(board.dice) else (None,) * len(board.dice)
-        return [(int(d[3:]), box) for d, box in zip(board.dice, boxes) if d.startswith("d6-") and d[3:].isdigit()]
-
-    old, new = d6(before), d6(after)
-    if any(box is None for _, box in old + new):  # where the dice lie is not known: their faces alone
-        return sorted((Counter(f for f, _ in new) - Counter(f for f, _ in old)).elements())
-    thrown = []
-    for face, box in new:
-        still = next((k for k, (f, b) in enumerate(old) if f == face and _same_place(b, box)), None)
-        if still is None:
-            thrown.append(face)
-        else:
-            old.pop(still)
-    return sorted(thrown)
+    return sorted(int(d[3:]) for d in thrown(before, after) if d.startswith("d6-") and d[3:].isdigit())
 
 
 def _same_place(a: Sequence[float], b: Sequence[float]) -> bool:

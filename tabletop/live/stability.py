@@ -19,7 +19,9 @@ Game has no cells: a piece seen within half an inch of where it was in the frame
 the same piece, and stands at the median of its places when seen in at least half the frames,
 or, where the last accepted position has a piece, in a third of them (:data:`STAY_SHARE`): a
 piece the detector finds in every other frame is not announced as gone and back again from
-one window to the next.
+one window to the next. A window whose vote is the last accepted position but for a die lying
+elsewhere showing the face it showed (thrown again: :func:`tabletop.live.rolls.thrown`) is a
+new position, as is one of The Game where a piece turned on the spot.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections import Counter
 from typing import Any
 
 from tabletop.live.infer import TURN_DEG
+from tabletop.live.rolls import thrown
 
 __all__ = ["Stability", "vote"]
 
@@ -94,7 +97,7 @@ class Stability:
         no hand (each frame holding what the vote of the frames before it holds, up to
         :data:`FLICKER_CELLS` cells, or showing the same picture as the frame read before it:
         ``still``, whatever the detector reads in it) and the vote differs from the last
-        accepted position; else ``None``."""
+        accepted position (or only a die lies elsewhere, or The Game's piece turned); else ``None``."""
         self.hand = seen.hand_over_board
         if self.hand:
             self._since, self._frames = None, []
@@ -111,7 +114,8 @@ class Stability:
             return None
         board = vote([f for _, f in self._frames], self._last)
         key = board.key()
-        if key == self._accepted and not _turned(board, self._last):
+        if key == self._accepted and not _turned(board, self._last) and \
+                not (self._last is not None and thrown(self._last, board)):
             return None
         self._accepted, self._last = key, board
         return board

@@ -1279,9 +1279,10 @@ def test_the_like_stack_a_counter_was_put_on_is_told_by_its_box() -> None:
 
 
 def test_where_each_die_lies_is_kept_through_the_mapping_and_the_vote() -> None:
-    """The board mapped from a frame lists its dice by face with each die's box beside it;
-    a window's vote keeps the boxes of a frame that read the dice as voted. The boxes are
-    not part of what makes two boards the same (a still die's box wavers by a pixel)."""
+    """The board mapped from a frame lists its dice by face with each die's box beside it,
+    carried onto the board's plane; a window's vote keeps the boxes of a frame that read the
+    dice as voted. The boxes are not part of what makes two boards the same (a still die's
+    box wavers by a pixel)."""
     from dataclasses import replace
 
     import numpy as np
@@ -1299,9 +1300,54 @@ def test_where_each_die_lies_is_kept_through_the_mapping_and_the_vote() -> None:
     det = Detections(boxes, np.array([0.8, 0.9, 0.9]), np.array([0, 1, 2]), face_confidence=np.array([np.nan, 1, 1]))
     seen = mapper.map(det, Flat())
     assert seen.dice == ("d6-2", "d6-5")
-    assert seen.dice_boxes == ((200.0, 30.0, 212.0, 42.0), (300.0, 40.0, 312.0, 52.0))
-    other = replace(seen, dice_boxes=((201.0, 30.0, 213.0, 42.0), (300.0, 41.0, 312.0, 53.0)))
+    assert np.allclose(seen.dice_boxes, ((20.0, 3.0, 21.2, 4.2), (30.0, 4.0, 31.2, 5.2)))
+    other = replace(seen, dice_boxes=((20.1, 3.0, 21.3, 4.2), (30.0, 4.1, 31.2, 5.3)))
     assert other == seen and other.key() == seen.key()
     misread = replace(seen, dice=("d6-2", "d6-6"), dice_boxes=((0.0, 0.0, 1.0, 1.0),) * 2)
     assert vote([seen, misread, other]).dice_boxes == other.dice_boxes
     assert vote([SeenBoard("oneworld", dice=("d6-1",))] * 2).dice_boxes == ()
+
+
+def test_dice_lying_still_stay_where_they_lie_when_the_camera_moves() -> None:
+    """A camera moved (the frame's boxes shifted, the board found where it now is) leaves a
+    die lying still where it lay on the board's plane: not taken for a throw. A die that
+    landed elsewhere showing the face it showed is one; a die off the plane (a corner beyond
+    the horizon) leaves where the dice lie unknown, and their faces alone are compared."""
+    import numpy as np
+
+    from tabletop.live.board import BoardMapper
+    from tabletop.live.rolls import thrown
+    from vision.detections import Detections
+
+    class Shifted:
+        def __init__(self, dx: float) -> None:
+            self.dx = dx
+
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            p = np.asarray(points, float).copy()
+            p[:, 0] -= self.dx
+            return p / 10.0
+
+    mapper = BoardMapper.for_game("when-gods-collide", names=("d6-5", "chess-rook"))
+
+    def seen(boxes: list[list[float]], geometry: object) -> object:
+        det = Detections(np.array(boxes, float), np.array([0.9] * len(boxes)), np.arange(len(boxes)),
+                         face_confidence=np.ones(len(boxes)))
+        return mapper.map(det, geometry)
+
+    before = seen([[300, 40, 312, 52], [200, 30, 212, 42]], Shifted(0))
+    moved = seen([[380, 40, 392, 52], [280, 30, 292, 42]], Shifted(80))  # the camera turned: 80 px
+    assert before.dice == moved.dice == ("chess-rook", "d6-5")
+    assert thrown(before, moved) == []
+    again = seen([[380, 40, 392, 52], [420, 90, 432, 102]], Shifted(80))  # the rook thrown again: a rook
+    assert thrown(before, again) == ["chess-rook"]
+
+    class Beyond(Shifted):
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            p = super().image_to_board(points)
+            p[p[:, 1] < 3.5] = np.nan
+            return p
+
+    unknown = seen([[300, 40, 312, 52], [200, 30, 212, 42]], Beyond(0))
+    assert unknown.dice == before.dice and unknown.dice_boxes == ()
+    assert thrown(unknown, again) == []  # faces alone: the same dice

@@ -238,3 +238,28 @@ def test_more_dice_than_any_throw_are_not_tried() -> None:
     """Five new dice (stray boxes among them, say): no order is tried, the roll is asked for."""
     game, s, _ = _attack([1, 4])
     assert table_steps(game, s, game.action_from_json(ATTACK), [1, 4, 2, 3, 5]) == []
+
+
+def test_a_roll_thrown_again_to_the_faces_the_dice_showed_is_read_where_they_now_lie() -> None:
+    """When Gods Collide awaits a roll (the bundled record's position 42: the rook and a 4
+    are thrown). The chess die and the d6 beside the board already show a rook and a 4 from
+    an earlier throw. Thrown again to the same faces and lying elsewhere, nothing else
+    changed on the table: a new still position, and the roll is read. Lying where they lay
+    (a detector's box or two off), they are the old dice: nothing is read."""
+    game, states, entries = _replay("when-gods-collide")
+    s = states[42]
+    assert entries[42]["action"] == {"type": "roll", "chess": "rook", "number": 4}
+
+    def lying(*at: tuple[float, float]) -> SeenBoard:
+        boxes = tuple((x, y, x + 0.8, y + 0.8) for x, y in at)
+        return replace(_board(game, s), dice=("chess-rook", "d6-4"), dice_boxes=boxes)
+
+    before = lying((9.0, 1.0), (9.0, 2.5))
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([]), window_s=0.3)
+    t = feed(pipe, [before])
+    feed(pipe, [lying((9.1, 1.0), (9.0, 2.6))] * 4, t)  # a box wavering: the dice lie still
+    assert pipe.state is s, pipe.announced
+    thrown = Harness(game, s, None, None, None, rolls=Rolls([]), window_s=0.3)
+    t = feed(thrown, [before])
+    feed(thrown, [lying((10.5, 4.0), (11.2, 3.1))] * 4, t)
+    assert _same(game, thrown.state, states[43]), thrown.announced
