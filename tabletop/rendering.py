@@ -67,6 +67,9 @@ def add_render_parser(commands: Any, formatter: Callable[[str], argparse.HelpFor
                         help="share of images with hands over the table (default 0.3)")
     render.add_argument("--val", type=share(), default=0.1, metavar="SHARE",
                         help="share of images for validation (default 0.1; every 1/SHARE-th image)")
+    render.add_argument("--laid-out", type=share(), default=0.0, metavar="SHARE",
+                        help="share of stacks laid out side by side instead (OneWorld's children, as players "
+                             "lay them out to reveal a combat round; default 0)")
     render.add_argument("--workers", type=whole("processes", 1, 64, "workers"), default=1, metavar="N",
                         help="render in N processes (default 1; the files are the same)")
     render.add_argument("--force", action="store_true", help="write into a folder that already holds files")
@@ -136,7 +139,7 @@ def run_render(args: argparse.Namespace, out: TextIO) -> int:
     folder = Path(args.out)
     _check_out(folder, args.force)
     record = _bundled_record_text(args.game)
-    options = RenderOptions(size=args.size, hands=args.hands)
+    options = RenderOptions(size=args.size, hands=args.hands, laid_out=args.laid_out)
     val_every = round(1 / args.val) if args.val > 0 else 0
     bar = ProgressBar(f"rendering {args.game}")
     try:

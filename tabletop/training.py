@@ -507,15 +507,21 @@ def _save_reader(kind: str, reader: Any, path: Path, figures: str, out: TextIO) 
 
 
 def _extra_render(recipe: Any, folder: Path, count: int, seed: int, share: float, out: TextIO,
-                  size: tuple[int, int] | None = None) -> Path:
+                  size: tuple[int, int] | None = None, laid_out: float = 0.0) -> Path:
     """Render ``count`` more images (``share`` of them in a quick trial) with ``seed`` into
     ``folder/data-seed<seed>`` once (at ``size`` instead of the recipe's image size:
-    ``folder/data-seed<seed>-<W>x<H>``); the dataset's YAML."""
+    ``folder/data-seed<seed>-<W>x<H>``; with a share ``laid_out`` of stacks laid side by side:
+    ``-laid<percent>``); the dataset's YAML."""
     from vision.detect_train import with_overrides
 
-    name = f"data-seed{seed}" + (f"-{size[0]}x{size[1]}" if size else "")
-    return _render(with_overrides(recipe, data_count=max(2, round(count * share)), data_seed=seed, data_size=size),
-                   folder / name, out)
+    name = f"data-seed{seed}" + (f"-{size[0]}x{size[1]}" if size else "") + _laid(laid_out)
+    return _render(with_overrides(recipe, data_count=max(2, round(count * share)), data_seed=seed, data_size=size,
+                                  data_laid_out=laid_out), folder / name, out)
+
+
+def _laid(laid_out: float) -> str:
+    """The folder suffix of renders with a share ``laid_out`` of stacks laid side by side."""
+    return f"-laid{round(100 * laid_out)}" if laid_out else ""
 
 
 def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share: float) -> Path | None:
@@ -526,12 +532,12 @@ def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share
     if not stage.renders:
         return None
     extra = []
-    for count, seed in stage.renders:
-        data = _extra_render(stage, folder, count, seed, share, out)
+    for count, seed, laid_out in stage.renders:
+        data = _extra_render(stage, folder, count, seed, share, out, laid_out=laid_out)
         if not stage.tile:
             extra.append(data)
             continue
-        tiles = folder / f"tiles-{stage.tile}-seed{seed}"
+        tiles = folder / f"tiles-{stage.tile}-seed{seed}{_laid(laid_out)}"
         if not (tiles / "data.yaml").is_file():
             out.write(f"cutting {stage.tiles_per_image} tiles of {stage.tile} px from each image into {tiles}\n")
             out.flush()
@@ -598,7 +604,8 @@ def _render(recipe: Any, folder: Path, out: TextIO) -> Path:
                                   val_every=val_every, workers=recipe.workers, progress=ProgressBar("rendering dice"))
         return Path(done["yaml"])
     summary = write_dataset(recipe.game, folder, recipe.data_count, seed=recipe.data_seed,
-                            options=RenderOptions(size=recipe.data_size, hands=recipe.data_hands),
+                            options=RenderOptions(size=recipe.data_size, hands=recipe.data_hands,
+                                                  laid_out=recipe.data_laid_out),
                             record=_bundled_record_text(recipe.game), val_every=val_every, workers=recipe.workers,
                             progress=ProgressBar(f"rendering {recipe.game}"))
     return Path(summary["yaml"])

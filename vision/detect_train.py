@@ -63,6 +63,8 @@ class Recipe:
     data_seed: int
     data_size: tuple[int, int] = (640, 480)
     data_hands: float = 0.3
+    #: the share of stacks the renders lay out side by side (``data.laid_out``; OneWorld's children)
+    data_laid_out: float = 0.0
     data_val: float = 0.1
     epochs: int = 10
     imgsz: int = 640
@@ -88,8 +90,10 @@ class Recipe:
     #: ``then`` section: the stages after the first, each from the best weights of the one
     #: before (``{"epochs", "hyperparameters", "renders"}`` each; empty: one stage)
     then: tuple[Mapping[str, Any], ...] = ()
-    #: a later stage's extra renders (``(count, seed)`` each) whose tiles join its training data
-    renders: tuple[tuple[int, int], ...] = ()
+    #: a later stage's extra renders (``(count, seed, laid_out)`` each: ``laid_out`` is the
+    #: share of stacks laid side by side, :class:`vision.render.RenderOptions`) whose tiles join
+    #: its training data
+    renders: tuple[tuple[int, int, float], ...] = ()
     #: where the detector trains (not read from the recipe file): ``"cpu"``, or a CUDA device such
     #: as ``"0"``; the result of a recipe does not depend on it beyond floating-point order
     device: str = "cpu"
@@ -113,6 +117,7 @@ class Recipe:
                 data_seed=int(data["seed"]),
                 data_size=tuple(int(v) for v in data.get("size", (640, 480))),  # type: ignore[arg-type]
                 data_hands=float(data.get("hands", 0.3)),
+                data_laid_out=float(data.get("laid_out", 0.0)),
                 data_val=float(data.get("val", 0.1)),
                 epochs=int(tr.get("epochs", 10)),
                 imgsz=int(tr.get("imgsz", 640)),
@@ -144,9 +149,12 @@ def _then_section(doc: Any) -> tuple[dict[str, Any], ...]:
         epochs = int(stage["epochs"])
         if epochs < 1:
             raise ValueError(f"then.epochs must be at least 1, not {epochs}")
-        renders = tuple((int(r["count"]), int(r["seed"])) for r in stage.get("renders", ()))
-        if any(count < 2 for count, _ in renders):
+        renders = tuple((int(r["count"]), int(r["seed"]), float(r.get("laid_out", 0.0)))
+                        for r in stage.get("renders", ()))
+        if any(count < 2 for count, _, _ in renders):
             raise ValueError("then.renders: each needs a count of at least 2")
+        if any(not 0.0 <= laid <= 1.0 for _, _, laid in renders):
+            raise ValueError("then.renders: laid_out is a share, from 0 to 1")
         imgsz = stage.get("imgsz")
         if imgsz is not None and (int(imgsz) % 32 or not 32 <= int(imgsz) <= 4096):
             raise ValueError(f"then.imgsz must be a multiple of 32 from 32 to 4096, not {imgsz}")
@@ -168,7 +176,7 @@ def later_stages(recipe: Recipe) -> list[Recipe]:
     ...              {"epochs": 4, "hyperparameters": {"lr0": 0.0005}, "renders": [{"count": 30, "seed": 7}]}]})
     >>> [(s.epochs, dict(s.hyperparameters), s.renders) for s in later_stages(r)]  # doctest: +NORMALIZE_WHITESPACE
     [(12, {'optimizer': 'AdamW', 'scale': 0.3, 'lr0': 0.001}, ()),
-     (4, {'optimizer': 'AdamW', 'scale': 0.3, 'lr0': 0.0005}, ((30, 7),))]
+     (4, {'optimizer': 'AdamW', 'scale': 0.3, 'lr0': 0.0005}, ((30, 7, 0.0),))]
     """
     hyper = dict(recipe.hyperparameters)
     stages = []

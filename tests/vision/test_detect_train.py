@@ -144,12 +144,18 @@ def test_later_stages_carry_the_hyperparameters_of_the_stages_before_and_their_o
 
     second, third = later_stages(_three_stages())
     assert (second.epochs, second.renders) == (3, ())
-    assert (third.epochs, third.renders) == (2, ((6, 7),))
+    assert (third.epochs, third.renders) == (2, ((6, 7, 0.0),))
     assert dict(third.hyperparameters) == {"optimizer": "AdamW", "scale": 0.3, "lr0": 0.0005}
     assert later_stages(_recipe()) == []
     with pytest.raises(RecipeError, match="count of at least 2"):
         Recipe.from_json({"game": "g", "architecture": "a", "data": {"count": 4, "seed": 1},
                           "then": [{"epochs": 2, "renders": [{"count": 1, "seed": 3}]}]})
+    laid = Recipe.from_json({"game": "oneworld", "architecture": "a", "data": {"count": 4, "seed": 1},
+                             "then": [{"epochs": 2, "renders": [{"count": 6, "seed": 3, "laid_out": 0.6}]}]})
+    assert later_stages(laid)[0].renders == ((6, 3, 0.6),)
+    with pytest.raises(RecipeError, match="laid_out is a share"):
+        Recipe.from_json({"game": "g", "architecture": "a", "data": {"count": 4, "seed": 1},
+                          "then": [{"epochs": 2, "renders": [{"count": 6, "seed": 3, "laid_out": 1.5}]}]})
 
 
 def test_a_union_dataset_trains_on_every_set_and_validates_on_the_first(tmp_path: Path) -> None:

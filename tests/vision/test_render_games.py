@@ -87,6 +87,45 @@ def test_pieces_sit_on_their_cells(game: str) -> None:
             assert x + dx <= u <= x + dx + 1 and y + dy <= v <= y + dy + 1
 
 
+def test_oneworld_stacks_laid_out_lie_side_by_side_in_their_hex() -> None:
+    """``laid_out``: each hex of two or more children (none with a Tower or a god) laid side
+    by side, as players lay out a combat round: its counters a step apart, flat on the
+    table, each still in its hex. None laid out without it (the same scene, stacked)."""
+    import math
+
+    from rules.geometry import Hex
+    from vision.layout import HexLayout
+    from vision.render.scenes import Placer
+    from vision.render.scenes import oneworld as scene
+
+    sampler = PositionSampler("oneworld", 5, _bundled_record_text("oneworld"))
+    kit = renderer("oneworld").kit
+    laid = stacked = 0
+    for index in range(12):
+        sampled = sampler.sample(index)
+        plans = [scene.plan(sampled.game, sampled.state, Placer(kit, None, 11, 0.5, laid_out=share))
+                 for share in (0.0, 1.0)]
+        for plan, share in zip(plans, (0.0, 1.0)):
+            hexes: dict[str, list] = {}
+            for p in plan.pieces:
+                hexes.setdefault(p.label.cell, []).append(p)
+            for cell, ps in hexes.items():
+                if len(ps) < 2:
+                    continue
+                children = all(p.label.cls.endswith(("stone", "blade", "fog")) for p in ps) and \
+                    not any(p.label.extra.get("under_tower") for p in ps)
+                flat = all(p.z == 0.0 for p in ps)
+                assert flat == (share == 1.0 and children), (cell, share)
+                if flat:
+                    laid += 1
+                    gaps = [math.dist(a.label.board, b.label.board) for a, b in zip(ps, ps[1:])]
+                    assert all(abs(g - scene.LAID_OUT_STEP) < 0.2 for g in gaps), gaps
+                    assert all(HexLayout(1.0).hex_at(p.label.board) == Hex.parse(cell) for p in ps)
+                else:
+                    stacked += 1
+    assert laid >= 3 and stacked >= 3, (laid, stacked)
+
+
 def test_the_real_board_homography_meets_the_detected_markers() -> None:
     """On a render of a real kit, the ground-truth homography puts each marker corner where
     cv2.aruco finds it (after undistorting the detected corners with the true lens)."""
@@ -192,6 +231,9 @@ def test_render_command_writes_a_dataset(tmp_path, capsys) -> None:
     data = yaml.safe_load((out / "data.yaml").read_text())
     assert data["names"][len(data["names"]) - 1] == "hand"
     assert len(list((out / "images" / "train").glob("*.jpg"))) == 2
+    laid = tmp_path / "laid"
+    assert main(["render", "oneworld", "--count", "1", "--out", str(laid), "--laid-out", "0.5"]) == 0
+    assert json.loads((laid / "dataset.json").read_text())["laid_out"] == 0.5
 
 
 @pytest.mark.parametrize(
@@ -201,6 +243,7 @@ def test_render_command_writes_a_dataset(tmp_path, capsys) -> None:
         (["render", "oneworld", "--count", "0"], "the count must be"),
         (["render", "oneworld", "--count", "1", "--size", "big"], "expected WIDTHxHEIGHT"),
         (["render", "oneworld", "--count", "1", "--hands", "2"], "between 0 and 1"),
+        (["render", "oneworld", "--count", "1", "--laid-out", "-1"], "between 0 and 1"),
     ],
 )
 def test_render_command_refuses_bad_input_in_one_line(tmp_path, capsys, argv, message) -> None:

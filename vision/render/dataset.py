@@ -140,6 +140,7 @@ def write_dataset(game: str, folder: str | os.PathLike[str], count: int, seed: i
         "size": list(options.size) if options.size else "random",
         "hands": options.hands,
         "min_visible": options.min_visible,
+        **({"laid_out": options.laid_out} if options.laid_out else {}),
         "val_every": val_every,
         "classes": names,
         "keypoints": ["front-dot"] if keypoints else [],

@@ -57,7 +57,8 @@ class RenderOptions:
     the share of a piece that must be seen for a YOLO label (pieces hidden more than
     that stay in the ground truth, marked); ``outdoor``: ``None`` lets the game decide
     (The Game outdoors, the others indoors); ``clutter``: things lying about that are not
-    pieces (mugs, paper, stray stones).
+    pieces (mugs, paper, stray stones); ``laid_out``: the share of stacks laid out side by side
+    instead, where the game's scene does so (OneWorld's children, as a combat round shows them).
     """
 
     size: tuple[int, int] | None = (640, 480)
@@ -66,6 +67,7 @@ class RenderOptions:
     outdoor: bool | None = None
     clutter: bool = True
     camera: CameraRanges = field(default_factory=CameraRanges)
+    laid_out: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -251,7 +253,7 @@ class Renderer:
 
     def _placer(self, view: View) -> Placer:
         return Placer(self.kit, view.layout, view.scene_seed, view.sloppiness,
-                      self.composer.faces.board_geometry(view.layout))
+                      self.composer.faces.board_geometry(view.layout), laid_out=self.options.laid_out)
 
     def render_plan(self, plan: ScenePlan, view: View, hands: list[Hand] | None = None, held: str | None = None,
                     rng: np.random.Generator | None = None, truth: dict[str, Any] | None = None) -> Rendered:

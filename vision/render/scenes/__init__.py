@@ -60,11 +60,13 @@ class Placer:
     """
 
     def __init__(self, kit: Any, layout: Any, seed: int, sloppiness: float = 0.5,
-                 geometry: tuple[np.ndarray, tuple[float, float]] | None = None) -> None:
+                 geometry: tuple[np.ndarray, tuple[float, float]] | None = None, laid_out: float = 0.0) -> None:
         self.kit = kit
         self.layout = layout
         self.seed = seed
         self.sloppiness = float(sloppiness)
+        #: the share of stacks a scene may lay out side by side instead (:meth:`laid_out_here`)
+        self.laid_out = float(laid_out)
         if geometry is None:  # board pixel p at 1 px/mm covers p - 0.5 .. p + 0.5 mm
             image, board_to_px = kit.board_image(1.0, layout)
             geometry = (np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]]) @ board_to_px,
@@ -137,6 +139,23 @@ class Placer:
                 p = Placement(p.kind, p.x, p.y, p.key, lab, p.rotation, p.z, p.face, p.group)
             out.append(p)
         return out
+
+    def laid_out_here(self, group: str) -> bool:
+        """Whether the stack ``group`` is laid out side by side (:meth:`row`): a stable draw,
+        true for a share :attr:`laid_out` of stacks."""
+        return self.laid_out > 0 and float(stable_rng(self.seed, group + "/laid-out").random()) < self.laid_out
+
+    def row(self, items: list[tuple[str, str, PieceLabel]], u: float, v: float, group: str, step: float,
+            reach_mm: float = 2.0) -> list[Placement]:
+        """Counters laid side by side on the table around board point ``(u, v)``, ``step``
+        board units apart along a stable random direction, as players lay a stack out to
+        show every counter: ``items`` are (kind, key, label), each keeping its label's cell."""
+        angle = float(stable_rng(self.seed, group + "/row").uniform(0, math.pi))
+        du, dv = math.cos(angle) * step, math.sin(angle) * step
+        middle = (len(items) - 1) / 2
+        return [self.place(kind, u + (k - middle) * du, v + (k - middle) * dv, key, label, reach_mm=reach_mm,
+                           group=f"{group}/{k}")
+                for k, (kind, key, label) in enumerate(items)]
 
     def dice_area(self, rng: np.random.Generator, size_mm: float = 110.0) -> tuple[float, float, float, float]:
         """A patch of table beside the board (left, right, above or below it) for dice."""

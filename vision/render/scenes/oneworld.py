@@ -1,7 +1,8 @@
 """OneWorld on the table: counters on the hex map, stacked where they share a hex.
 
 Children are square counters showing their aspect (``borg-stone`` ...), stacked in the
-order the position lists them. Each god is a stack of god counters, one per life left
+order the position lists them (or, in a share of hexes a renderer asks for, laid side by
+side as players lay them out to reveal a combat round). Each god is a stack of god counters, one per life left
 (the kit's "three god counters per side"). Each Tower counter stands on its Tower hex with
 the side's dead counters beneath it (the ones that will come back first just under the
 Tower). Children lost in Chaos are out of the game and not shown.
@@ -26,6 +27,10 @@ __all__ = ["layout", "plan"]
 
 _HEX = HexLayout(size=1.0)
 _ASPECTS = ("stone", "blade", "fog")
+
+#: Children of one hex laid side by side (a placer's ``laid_out`` share of hexes: players
+#: reveal a combat round so) lie this far apart, in board units (a hex is 1.73 across).
+LAID_OUT_STEP = 0.45
 
 
 def layout(game: Any, state: Any) -> Any:
@@ -71,5 +76,9 @@ def plan(game: Any, state: Any, placer: Placer) -> ScenePlan:
     pieces = []
     for hex_label, items in stacks.items():
         u, v = _HEX.center(Hex.parse(hex_label))
-        pieces += placer.stack(items, u, v, group=f"hex-{hex_label}", thickness=thickness, reach_mm=2.2)
+        group = f"hex-{hex_label}"
+        if len(items) > 1 and all(kind.endswith(_ASPECTS) for kind, _, _ in items) and placer.laid_out_here(group):
+            pieces += placer.row(items, u, v, group, LAID_OUT_STEP, reach_mm=2.2)  # shown, as after a combat round
+            continue
+        pieces += placer.stack(items, u, v, group=group, thickness=thickness, reach_mm=2.2)
     return ScenePlan(layout=placer.layout, pieces=pieces)
