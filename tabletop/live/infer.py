@@ -319,13 +319,16 @@ def _picked_stack(game: GameRules[Any, Any], state: Any, scene: Scene, before: S
     when there is one such stack or the boxes do not tell."""
     stacks = _like_stacks(game, state, scene, piece, frm, limit)
     grown = _stack_grown(before, after, [to for to, *_ in stacks], scene.classes.get(piece, ""))
-    return None if grown is None else _onto_stack(stacks, grown, frm)
+    return None if grown is None else _onto_stack(scene, piece, stacks, grown, frm)
 
 
-def _onto_stack(stacks: list[tuple[Any, Any, dict[str, Any], Verdict]], cell: Any, frm: Any) -> Reading:
-    """The move from ``frm`` onto the like stack at ``cell`` (one of ``stacks``), hidden there."""
+def _onto_stack(scene: Scene, piece: Any, stacks: list[tuple[Any, Any, dict[str, Any], Verdict]], cell: Any,
+                frm: Any) -> Reading:
+    """The move of ``piece`` from ``frm`` onto the like stack at ``cell`` (one of ``stacks``),
+    hidden there, with what it costs to explain the board so."""
     to, action, aj, verdict = next(m for m in stacks if m[0] == cell)
-    return Reading("legal" if verdict.legal else "illegal", action, aj, verdict, frm, to, HIDDEN_NOTE)
+    return Reading("legal" if verdict.legal else "illegal", action, aj, verdict, frm, to, HIDDEN_NOTE,
+                   cost=scene.move_cost(piece, frm, to))
 
 
 def _onto_like(game: GameRules[Any, Any], state: Any, scene: Scene, before: SeenBoard, after: SeenBoard,
@@ -357,7 +360,7 @@ def _onto_like(game: GameRules[Any, Any], state: Any, scene: Scene, before: Seen
         return None
     grown = stacks[0][0] if len(stacks) == 1 else _stack_grown(before, after, [t for t, *_ in stacks], mover)
     if grown is not None:  # every stack here is illegal: so is the reading
-        return _onto_stack(stacks, grown, frm)
+        return _onto_stack(scene, piece, stacks, grown, frm)
     if len(stacks) > ONTO_LIKE_MAX:
         return None
     return Reading("unclear", note=f"{piece} left {frm} for a stack of its kind that hides it, where the rules "

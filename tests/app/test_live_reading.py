@@ -1239,6 +1239,9 @@ def test_a_counter_put_squarely_on_a_like_counter_beyond_its_reach_is_flagged() 
     state3 = game.state_from_json(dict(sj, children=near))
     legal = infer(game, state3, _seen_moved(near, "B1", "0320"), _seen_moved(near, "B1", "1018"), touched=True)
     assert legal.kind == "legal" and legal.action_json == {"type": "move", "piece": "B1", "to": "0218"}
+    # the hidden move flagged is weighed as the legal one onto a like stack is (an unseen pass
+    # before it is measured against it)
+    assert reading.cost is not None and legal.cost is not None and abs(reading.cost - legal.cost) < 1e-9
 
 
 def test_the_like_stack_a_counter_was_put_on_is_told_by_its_box() -> None:
