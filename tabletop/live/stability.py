@@ -238,8 +238,16 @@ def _vote_points(frames: list[Any], accepted: Any = None) -> Any:
 
 
 def _dice_boxes(frames: list[Any], dice: tuple[str, ...]) -> tuple[Any, ...]:
-    """Where the dice ``dice`` lie: their boxes in the last of ``frames`` that read them so."""
-    return next((tuple(f.dice_boxes) for f in reversed(frames) if tuple(f.dice) == dice), ())
+    """Where the dice ``dice`` lie: their boxes in the frame of ``frames`` reading them so
+    whose dice lie where they lie in most such frames (:func:`tabletop.live.rolls.thrown`:
+    none thrown between them), the last of those alike: one frame whose die's box jumps (a
+    detector's glitch) is no die thrown again."""
+    reading = [f for f in frames if tuple(f.dice) == dice and len(f.dice_boxes) == len(dice)]
+    if not reading:
+        return ()
+    if all(not thrown(g, reading[-1]) for g in reading):  # lying still: the last frame's boxes
+        return tuple(reading[-1].dice_boxes)
+    return tuple(max(reversed(reading), key=lambda f: sum(1 for g in reading if not thrown(g, f))).dice_boxes)
 
 
 def _median(values: list[float]) -> float:

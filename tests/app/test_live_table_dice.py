@@ -263,3 +263,23 @@ def test_a_roll_thrown_again_to_the_faces_the_dice_showed_is_read_where_they_now
     t = feed(thrown, [before])
     feed(thrown, [lying((10.5, 4.0), (11.2, 3.1))] * 4, t)
     assert _same(game, thrown.state, states[43]), thrown.announced
+
+
+def test_one_frame_whose_die_box_jumps_is_no_throw() -> None:
+    """When Gods Collide awaits a roll; the rook and the 4 of an earlier throw lie still
+    beside the board. In one frame the detector puts the 4's box elsewhere (a glitch, no
+    hand, no motion): the window's vote is where the die lay in most of its frames, so no
+    roll is read from dice nobody threw."""
+    game, states, _ = _replay("when-gods-collide")
+    s = states[42]
+
+    def lying(*at: tuple[float, float]) -> SeenBoard:
+        boxes = tuple((x, y, x + 0.8, y + 0.8) for x, y in at)
+        return replace(_board(game, s), dice=("chess-rook", "d6-4"), dice_boxes=boxes)
+
+    still, glitch = lying((9.0, 1.0), (9.0, 2.5)), lying((9.0, 1.0), (11.0, 4.0))
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([]), window_s=0.3)
+    t = feed(pipe, [still])
+    t = feed(pipe, [glitch], t, n=1)
+    feed(pipe, [still], t)
+    assert pipe.state is s, pipe.announced
