@@ -129,14 +129,25 @@ def thrown(before: SeenBoard, after: SeenBoard) -> list[str]:
     old, new = lying(before), lying(after)
     if any(box is None for _, box in old + new):  # where the dice lie is not known: their faces alone
         return sorted((Counter(after.dice) - Counter(before.dice)).elements())
-    out = []
-    for die, box in new:
-        still = next((k for k, (d, b) in enumerate(old) if d == die and _same_place(b, box)), None)
-        if still is None:
-            out.append(die)
-        else:
-            old.pop(still)
-    return sorted(out)
+    # the most dice left lying (each new die matched to an old die of its face where that lay,
+    # by augmenting paths): a die whose box wavers towards a like one beside it takes no
+    # place another still die holds
+    near = [[k for k, (d, b) in enumerate(old) if d == die and _same_place(b, box)] for die, box in new]
+    held: dict[int, int] = {}  # old die -> the new die lying where it lay
+
+    def match(j: int, seen: set[int]) -> bool:
+        for k in near[j]:
+            if k not in seen:
+                seen.add(k)
+                if k not in held or match(held[k], seen):
+                    held[k] = j
+                    return True
+        return False
+
+    for j in range(len(new)):
+        match(j, set())
+    lying_still = set(held.values())
+    return sorted(die for j, (die, _) in enumerate(new) if j not in lying_still)
 
 
 def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:

@@ -283,3 +283,18 @@ def test_one_frame_whose_die_box_jumps_is_no_throw() -> None:
     t = feed(pipe, [glitch], t, n=1)
     feed(pipe, [still], t)
     assert pipe.state is s, pipe.announced
+
+
+def test_two_dice_of_one_face_lying_side_by_side_are_matched_each_to_its_own_place() -> None:
+    """Two 3s lie side by side (their boxes 1.4 wide, their centres 1.0 apart). In the next
+    window the right one's box wavers 0.4 towards the left one (within SAME_PLACE of both)
+    and is listed first: each die still lies where one lay, so none was thrown. Matched
+    greedily, the wavering box took the left die's place and the left die counted as thrown."""
+    from tabletop.live.rolls import thrown
+
+    def at(*xs: float) -> SeenBoard:
+        return SeenBoard("oneworld", dice=("d6-3",) * len(xs), dice_boxes=tuple((x, 0.0, x + 1.4, 1.4) for x in xs))
+
+    assert thrown(at(0.0, 1.0), at(0.6, 0.0)) == []
+    assert thrown_d6(at(0.0, 1.0), at(0.6, 0.0)) == []
+    assert thrown(at(0.0, 1.0), at(0.6, 3.0)) == ["d6-3"]  # one lies still, the other was thrown again
