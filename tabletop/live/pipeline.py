@@ -170,11 +170,14 @@ class Corrections:
 
     def waiting(self, seen: SeenBoard) -> bool:
         """Whether ``seen`` is still the table an undo left (nothing is read until it changes;
-        The Game: a piece turned on the spot, which the key does not hold, is a change)."""
+        The Game: a piece turned on the spot, which the key does not hold, is a change, as are
+        dice thrown again to the faces they showed, lying elsewhere)."""
+        from tabletop.live.rolls import thrown
         from tabletop.live.stability import _turned
 
         if self.pending_key is not None and seen.key() == self.pending_key \
-                and not _turned(seen, self._pending_board):
+                and not _turned(seen, self._pending_board) \
+                and not (self._pending_board is not None and thrown(self._pending_board, seen)):
             return True
         self.pending_key = None
         return False

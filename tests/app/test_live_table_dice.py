@@ -298,3 +298,29 @@ def test_two_dice_of_one_face_lying_side_by_side_are_matched_each_to_its_own_pla
     assert thrown(at(0.0, 1.0), at(0.6, 0.0)) == []
     assert thrown_d6(at(0.0, 1.0), at(0.6, 0.0)) == []
     assert thrown(at(0.0, 1.0), at(0.6, 3.0)) == ["d6-3"]  # one lies still, the other was thrown again
+
+
+def test_a_roll_taken_back_and_thrown_again_to_the_same_faces_is_read() -> None:
+    """When Gods Collide: the rook and the 4 thrown are read as the roll, and the roll taken
+    back (``u``): nothing is read while the table stays as the undo left it. The dice thrown
+    again, showing the same faces but lying elsewhere, are a change of the table: the roll is
+    read again."""
+    game, states, _ = _replay("when-gods-collide")
+    s = states[42]
+
+    def lying(*at: tuple[float, float]) -> SeenBoard:
+        boxes = tuple((x, y, x + 0.8, y + 0.8) for x, y in at)
+        return replace(_board(game, s), dice=("chess-rook", "d6-4"), dice_boxes=boxes)
+
+    pipe = Harness(game, s, None, None, None, rolls=Rolls([]), window_s=0.3)
+    t = feed(pipe, [replace(_board(game, s), dice=("chess-rook", "d6-2"),
+                            dice_boxes=((9.0, 1.0, 9.8, 1.8), (9.0, 2.5, 9.8, 3.3)))])
+    first = lying((10.5, 4.0), (11.2, 3.1))
+    t = feed(pipe, [hand(first), first], t)
+    assert _same(game, pipe.state, states[43]), pipe.announced
+    assert pipe.undo() and pipe.state is s
+    t = feed(pipe, [first], t)
+    assert pipe.state is s, pipe.announced  # the table as the undo left it: nothing read
+    again = lying((8.0, 6.0), (7.0, 5.0))
+    feed(pipe, [hand(again), again], t)
+    assert _same(game, pipe.state, states[43]), pipe.announced
