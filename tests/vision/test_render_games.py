@@ -266,3 +266,35 @@ def test_render_command_refuses_a_folder_it_cannot_use(tmp_path, capsys) -> None
     blocked = a_file / "under"
     assert main(["render", "wormholes", "--count", "1", "--out", str(blocked)]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_oneworld_a_crowded_hex_laid_out_keeps_every_counter_in_its_hex() -> None:
+    """A combat hex of eight children (four of each side, the stacking limit) laid out side
+    by side: the row is drawn closer so that every counter still lies in its hex (its
+    label's cell), not on the hexes around it."""
+    import collections
+
+    from rules.geometry import Hex
+    from vision.layout import HexLayout
+    from vision.render.scenes import Placer
+    from vision.render.scenes import oneworld as scene
+
+    sampled = PositionSampler("oneworld", 5, _bundled_record_text("oneworld")).sample(3)
+    game, pos = sampled.game, sampled.game.state_to_json(sampled.state)
+    busy = set((pos.get("towers") or {}).values()) | {g["hex"] for g in (pos.get("gods") or {}).values()
+                                                       if g and g.get("hex")}
+    target = next(c["hex"] for c in pos["children"] if c.get("hex") and c["hex"] not in busy)
+    sides: dict[str, list] = collections.defaultdict(list)
+    for child in pos["children"]:
+        if child.get("hex"):
+            sides[child["side"]].append(child)
+    for children in sides.values():
+        for child in children[:4]:
+            child["hex"] = target
+    state = game.state_from_json(pos)
+    kit = renderer("oneworld").kit
+    for seed in range(6):
+        ps = [p for p in scene.plan(game, state, Placer(kit, None, seed, 0.5, laid_out=1.0)).pieces
+              if p.label.cell == target]
+        assert len(ps) == 8 and all(p.z == 0.0 for p in ps)
+        assert [HexLayout(1.0).hex_at(p.label.board) for p in ps] == [Hex.parse(target)] * 8, seed

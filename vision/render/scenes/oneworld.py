@@ -31,6 +31,10 @@ _ASPECTS = ("stone", "blade", "fog")
 #: Children of one hex laid side by side (a placer's ``laid_out`` share of hexes: players
 #: reveal a combat round so) lie this far apart, in board units (a hex is 1.73 across).
 LAID_OUT_STEP = 0.45
+#: ... the row's ends at most this far from the hex's centre (four at :data:`LAID_OUT_STEP`;
+#: more lie closer): with a player's wobble, each counter still lies in its hex (0.87 from
+#: its centre to a side).
+LAID_OUT_REACH = 0.675
 
 
 def layout(game: Any, state: Any) -> Any:
@@ -78,7 +82,8 @@ def plan(game: Any, state: Any, placer: Placer) -> ScenePlan:
         u, v = _HEX.center(Hex.parse(hex_label))
         group = f"hex-{hex_label}"
         if len(items) > 1 and all(kind.endswith(_ASPECTS) for kind, _, _ in items) and placer.laid_out_here(group):
-            pieces += placer.row(items, u, v, group, LAID_OUT_STEP, reach_mm=2.2)  # shown, as after a combat round
+            step = min(LAID_OUT_STEP, 2 * LAID_OUT_REACH / (len(items) - 1))
+            pieces += placer.row(items, u, v, group, step, reach_mm=2.2)  # shown, as after a combat round
             continue
         pieces += placer.stack(items, u, v, group=group, thickness=thickness, reach_mm=2.2)
     return ScenePlan(layout=placer.layout, pieces=pieces)
