@@ -520,8 +520,9 @@ def _extra_render(recipe: Any, folder: Path, count: int, seed: int, share: float
 
 
 def _laid(laid_out: float) -> str:
-    """The folder suffix of renders with a share ``laid_out`` of stacks laid side by side."""
-    return f"-laid{round(100 * laid_out)}" if laid_out else ""
+    """The folder suffix of renders with a share ``laid_out`` of stacks laid side by side: its
+    percent, whole (``-laid30``) or not (``-laid12.5``: no two shares share a folder)."""
+    return f"-laid{100 * laid_out:.10g}" if laid_out else ""
 
 
 def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share: float) -> Path | None:

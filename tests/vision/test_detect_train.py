@@ -262,3 +262,21 @@ def test_each_later_stage_starts_from_the_one_before_on_its_own_data(tmp_path: P
     detect_train.continue_training(_three_stages(), tmp_path / "more.yaml", tmp_path / "again", start)
     ((source, args),) = _FakeYOLO.calls
     assert Path(source).name == "shipped.pt" and args["epochs"] == 2 and args["name"] == "run-then-2"
+
+
+def test_renders_of_different_laid_out_shares_go_to_different_folders(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage's extra renders are rendered once into ``data-seed<S>-laid<percent>`` and used
+    again when their count and seed match: two shares that round to one whole percent
+    (0.12 and 0.125) must not share a folder, or the second silently trains on the first's
+    images. Whole percents keep their names (``-laid30``)."""
+    import io
+
+    from tabletop import training
+
+    names: list[str] = []
+    monkeypatch.setattr(training, "_render", lambda recipe, folder, out: names.append(folder.name) or folder)
+    for share in (0.3, 0.12, 0.125, 0.001, 0.004, 0.0):
+        training._extra_render(_recipe(), tmp_path, 10, 7, 1.0, io.StringIO(), laid_out=share)
+    assert names[0] == "data-seed7-laid30" and names[-1] == "data-seed7"
+    assert len(set(names)) == len(names), names
