@@ -91,6 +91,7 @@ def test_oneworld_stacks_laid_out_lie_side_by_side_in_their_hex() -> None:
     """``laid_out``: each hex of two or more children (none with a Tower or a god) laid side
     by side, as players lay out a combat round: its counters a step apart, flat on the
     table, each still in its hex. None laid out without it (the same scene, stacked)."""
+    import itertools
     import math
 
     from rules.geometry import Hex
@@ -118,7 +119,7 @@ def test_oneworld_stacks_laid_out_lie_side_by_side_in_their_hex() -> None:
                 assert flat == (share == 1.0 and children), (cell, share)
                 if flat:
                     laid += 1
-                    gaps = [math.dist(a.label.board, b.label.board) for a, b in zip(ps, ps[1:])]
+                    gaps = [math.dist(a.label.board, b.label.board) for a, b in itertools.pairwise(ps)]
                     assert all(abs(g - scene.LAID_OUT_STEP) < 0.2 for g in gaps), gaps
                     assert all(HexLayout(1.0).hex_at(p.label.board) == Hex.parse(cell) for p in ps)
                 else:
