@@ -279,3 +279,19 @@ def test_the_clean_look_changes_nothing_but_the_jpeg() -> None:
     noisy = develop(image, Look(noise=4.0, jpeg_quality=80))
     assert not np.array_equal(noisy, image)
     assert np.abs(noisy.astype(int) - image.astype(int)).mean() < 20
+
+
+def test_pieces_alike_in_depth_are_drawn_in_the_plan_s_order() -> None:
+    """Two counters of one group at one height (laid out flat, as a combat round is shown)
+    are drawn in the order the plan lists them, whatever their objects' addresses: the same
+    plan renders the same picture in every run."""
+    from types import SimpleNamespace
+
+    from vision.render.compose import Composer
+    from vision.render.scene import Placement
+
+    ctx = SimpleNamespace(cam=SimpleNamespace(depth=lambda pts: np.zeros(len(pts))))
+    for _ in range(20):
+        a, b = (Placement("counter", float(x), 0.0, f"k{x}", None, group="hex-0101") for x in (0, 30))
+        assert Composer._order(None, ctx, [a, b]) == [a, b]  # type: ignore[arg-type]
+        assert Composer._order(None, ctx, [b, a]) == [b, a]  # type: ignore[arg-type]

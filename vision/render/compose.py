@@ -277,12 +277,12 @@ class Composer:
     def _order(self, ctx: _Context, solids: list[Placement]) -> list[Placement]:
         groups: dict[str, float] = {}
         keys = []
-        for p in solids:
-            g = p.group or f"#{id(p)}"
+        for k, p in enumerate(solids):
+            g = p.group or f"#{k}"
             if g not in groups:
                 groups[g] = float(ctx.cam.depth([[p.x, p.y, 0.0]])[0])
             held = 1 if p.held else 0
-            keys.append((held, -groups[g] if not p.held else -p.z, p.z, id(p)))
+            keys.append((held, -groups[g] if not p.held else -p.z, p.z, k))  # ties: in the plan's order
         return [p for _, p in sorted(zip(keys, solids), key=lambda kv: kv[0])]
 
     # -- pieces -----------------------------------------------------------------------------
