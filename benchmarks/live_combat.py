@@ -43,6 +43,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.live_referee import marker_locate, truth_detections, truth_view
 from benchmarks.turns import FPS, NOISE, TurnRenderer, _samples_tool
+from vision.render.scenes.oneworld import laid_out_step
 
 HAND_MOMENTS = 3
 STILL_BEFORE, HAND_REPEAT, STILL_AFTER = 8, 2, 15
@@ -92,14 +93,12 @@ def _revealed_state(game: Any, combat: Any, chosen: dict[str, list[str]]) -> Any
     return combat.with_children(children)
 
 
-#: With ``--spread``: how far apart (board units, a hex being 1.73 across) the counters of the
-#: combat hex lie on the table after the round, laid side by side as players reveal them.
-SPREAD = 0.45
 
 
 def _spread_plan(maker: Any, after: Any, cell: str) -> Any:
     """``maker.plan``, with the counters of ``cell`` in the scene of ``after`` laid side by
-    side (:data:`SPREAD` apart, on the table) instead of stacked."""
+    side on the table instead of stacked, as far apart as renders lay them
+    (:func:`vision.render.scenes.oneworld.laid_out_step`: two edge to edge)."""
     plan_of = type(maker).plan
 
     def plan(game: Any, state: Any, view: Any) -> Any:
@@ -110,7 +109,7 @@ def _spread_plan(maker: Any, after: Any, cell: str) -> Any:
                 and p.label.cls.split("-")[-1] in ("stone", "blade", "fog")]
         if len(here) < 2:
             return scene
-        step = SPREAD * maker.placer(view).unit_mm()
+        step = laid_out_step(len(here)) * maker.placer(view).unit_mm()
         cx, cy = float(np.mean([p.x for p in here])), float(np.mean([p.y for p in here]))
         laid = {id(p): replace(p, x=cx + (i - (len(here) - 1) / 2) * step, y=cy, z=0.0) for i, p in enumerate(here)}
         scene.pieces = [laid.get(id(p), p) for p in scene.pieces]

@@ -120,7 +120,7 @@ def test_oneworld_stacks_laid_out_lie_side_by_side_in_their_hex() -> None:
                 if flat:
                     laid += 1
                     gaps = [math.dist(a.label.board, b.label.board) for a, b in itertools.pairwise(ps)]
-                    assert all(abs(g - scene.LAID_OUT_STEP) < 0.2 for g in gaps), gaps
+                    assert all(abs(g - scene.laid_out_step(len(ps))) < 0.3 for g in gaps), gaps
                     assert all(HexLayout(1.0).hex_at(p.label.board) == Hex.parse(cell) for p in ps)
                 else:
                     stacked += 1

@@ -23,18 +23,28 @@ from vision.layout import HexLayout
 from vision.render.scene import PieceLabel, ScenePlan
 from vision.render.scenes import Placer
 
-__all__ = ["layout", "plan"]
+__all__ = ["LAID_OUT_STEP", "laid_out_step", "layout", "plan"]
 
 _HEX = HexLayout(size=1.0)
 _ASPECTS = ("stone", "blade", "fog")
 
 #: Children of one hex laid side by side (a placer's ``laid_out`` share of hexes: players
-#: reveal a combat round so) lie this far apart, in board units (a hex is 1.73 across).
-LAID_OUT_STEP = 0.45
-#: ... the row's ends at most this far from the hex's centre (four at :data:`LAID_OUT_STEP`;
-#: more lie closer): with a player's wobble, each counter still lies in its hex (0.87 from
-#: its centre to a side).
+#: reveal a combat round so) lie this far apart, in board units (a hex is 1.73 across, a
+#: counter 1.33): two lie edge to edge ...
+LAID_OUT_STEP = 1.35
+#: ... the row's ends at most this far from the hex's centre (more than two lie closer, over
+#: each other's edges): with a player's wobble, each counter's centre still lies in its hex
+#: (0.87 from its centre to a side).
 LAID_OUT_REACH = 0.675
+
+
+def laid_out_step(count: int) -> float:
+    """How far apart ``count`` children laid out in one hex lie (board units).
+
+    >>> laid_out_step(2), laid_out_step(3)
+    (1.35, 0.675)
+    """
+    return min(LAID_OUT_STEP, 2 * LAID_OUT_REACH / max(count - 1, 1))
 
 
 def layout(game: Any, state: Any) -> Any:
@@ -82,8 +92,7 @@ def plan(game: Any, state: Any, placer: Placer) -> ScenePlan:
         u, v = _HEX.center(Hex.parse(hex_label))
         group = f"hex-{hex_label}"
         if len(items) > 1 and all(kind.endswith(_ASPECTS) for kind, _, _ in items) and placer.laid_out_here(group):
-            step = min(LAID_OUT_STEP, 2 * LAID_OUT_REACH / (len(items) - 1))
-            pieces += placer.row(items, u, v, group, step, reach_mm=2.2)  # shown, as after a combat round
+            pieces += placer.row(items, u, v, group, laid_out_step(len(items)), reach_mm=2.2)  # shown, as after a combat round
             continue
         pieces += placer.stack(items, u, v, group=group, thickness=thickness, reach_mm=2.2)
     return ScenePlan(layout=placer.layout, pieces=pieces)
