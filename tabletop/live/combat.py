@@ -188,12 +188,14 @@ def read_round(game: GameRules[Any, Any], state: Any, base: SeenBoard, seen: See
     if base.cells() == seen.cells():
         return [], False
     before, was, now_all = engine_pieces(game, state), base.cells(), seen.cells()
-    views: dict[int, Any] = {}  # what each state the choices are made in says of its hex: once
+    # what each state the choices are made in says of its hex: once (the state kept beside it,
+    # so that its id is not another's once it is gone)
+    views: dict[int, tuple[Any, Any]] = {}
     found: list[tuple[int, RoundReading, str]] = []
     for start, run in round_runs(game, state, rolls):
         if id(start) not in views:
-            views[id(start)] = _hex_view(game, state, start, was, now_all)
-        view = views[id(start)]
+            views[id(start)] = (start, _hex_view(game, state, start, was, now_all))
+        view = views[id(start)][1]
         if view is None:
             continue
         cell, short, towers, added, removed, now = view
