@@ -127,6 +127,34 @@ def test_oneworld_stacks_laid_out_lie_side_by_side_in_their_hex() -> None:
     assert laid >= 3 and stacked >= 3, (laid, stacked)
 
 
+def test_oneworld_counters_laid_out_keep_their_centres_in_their_hex_however_sloppy() -> None:
+    """Two children laid out in a hex lie a step apart around its centre, each with the
+    sloppiest player's wobble (sloppiness 1: the wobble at its clip): every counter's centre
+    still lies in its hex, whatever the row's direction (a pointy-top hex is 0.87 from its
+    centre to a side)."""
+    from types import SimpleNamespace
+
+    from rules.geometry import Hex
+    from vision.layout import HexLayout
+    from vision.render.scenes import Placer
+    from vision.render.scenes import oneworld as scene
+
+    kit = renderer("oneworld").kit
+    first = Placer(kit, None, 0, 1.0)
+    geometry = (first.board_to_mm, first.board_extent_mm)
+    cells = [f"{q:02d}{r:02d}" for q in range(1, 9) for r in range(1, 9)]
+    pos = {"children": [{"side": side, "aspect": "stone", "hex": cell, "id": f"{side[0]}{cell}"}
+                        for cell in cells for side in ("borg", "chez")]}
+    game = SimpleNamespace(state_to_json=lambda state: pos)
+    out = []
+    for seed in range(200):
+        plan = scene.plan(game, None, Placer(kit, None, seed, 1.0, geometry=geometry, laid_out=1.0))
+        assert all(p.z == 0.0 for p in plan.pieces)  # every hex laid out
+        out += [(seed, p.label.cell, p.label.board) for p in plan.pieces
+                if HexLayout(1.0).hex_at(p.label.board) != Hex.parse(p.label.cell)]
+    assert not out, out
+
+
 def test_the_real_board_homography_meets_the_detected_markers() -> None:
     """On a render of a real kit, the ground-truth homography puts each marker corner where
     cv2.aruco finds it (after undistorting the detected corners with the true lens)."""

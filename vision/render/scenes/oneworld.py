@@ -23,7 +23,7 @@ from vision.layout import HexLayout
 from vision.render.scene import PieceLabel, ScenePlan
 from vision.render.scenes import Placer
 
-__all__ = ["LAID_OUT_STEP", "laid_out_step", "layout", "plan"]
+__all__ = ["LAID_OUT_REACH", "LAID_OUT_STEP", "LAID_OUT_WOBBLE_MM", "laid_out_step", "layout", "plan"]
 
 _HEX = HexLayout(size=1.0)
 _ASPECTS = ("stone", "blade", "fog")
@@ -33,9 +33,14 @@ _ASPECTS = ("stone", "blade", "fog")
 #: counter 1.33): two lie edge to edge ...
 LAID_OUT_STEP = 1.35
 #: ... the row's ends at most this far from the hex's centre (more than two lie closer, over
-#: each other's edges): with a player's wobble, each counter's centre still lies in its hex
-#: (0.87 from its centre to a side).
+#: each other's edges): with a player's wobble (:data:`LAID_OUT_WOBBLE_MM`), each counter's
+#: centre still lies in its hex (0.87 from its centre to a side).
 LAID_OUT_REACH = 0.675
+#: How far (mm, on each table axis) a player's hand puts a counter laid out off its place:
+#: at most 2.0 x 1.41 mm = 0.19 board units (of 15 mm) in any direction, so a row's end lies
+#: within 0.675 + 0.19 = 0.864 of the centre, inside the hex's 0.866 (a stack's 2.2 mm let
+#: an end cross a side, by up to 0.14 mm).
+LAID_OUT_WOBBLE_MM = 2.0
 
 
 def laid_out_step(count: int) -> float:
@@ -92,7 +97,8 @@ def plan(game: Any, state: Any, placer: Placer) -> ScenePlan:
         u, v = _HEX.center(Hex.parse(hex_label))
         group = f"hex-{hex_label}"
         if len(items) > 1 and all(kind.endswith(_ASPECTS) for kind, _, _ in items) and placer.laid_out_here(group):
-            pieces += placer.row(items, u, v, group, laid_out_step(len(items)), reach_mm=2.2)  # shown, as after a combat round
+            pieces += placer.row(items, u, v, group, laid_out_step(len(items)),
+                                 reach_mm=LAID_OUT_WOBBLE_MM)  # shown, as after a combat round
             continue
         pieces += placer.stack(items, u, v, group=group, thickness=thickness, reach_mm=2.2)
     return ScenePlan(layout=placer.layout, pieces=pieces)
