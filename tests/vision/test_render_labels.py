@@ -295,3 +295,18 @@ def test_pieces_alike_in_depth_are_drawn_in_the_plan_s_order() -> None:
         a, b = (Placement("counter", float(x), 0.0, f"k{x}", None, group="hex-0101") for x in (0, 30))
         assert Composer._order(None, ctx, [a, b]) == [a, b]  # type: ignore[arg-type]
         assert Composer._order(None, ctx, [b, a]) == [b, a]  # type: ignore[arg-type]
+
+
+def test_pieces_of_one_group_alike_in_height_are_drawn_far_to_near() -> None:
+    """Two pieces of one group at one height but apart (two Wormholes ships sharing a cell
+    stand side by side in it): the one farther from the camera is drawn first, so the
+    nearer covers it, whichever the plan lists first; the plan's order only for a tie."""
+    from types import SimpleNamespace
+
+    from vision.render.compose import Composer
+    from vision.render.scene import Placement
+
+    ctx = SimpleNamespace(cam=SimpleNamespace(depth=lambda pts: np.asarray(pts, float).reshape(-1, 3)[:, 0]))
+    near, far = (Placement("pawn", float(x), 0.0, f"s{x}", None, group="cell-a1", face="front") for x in (0, 6))
+    assert Composer._order(None, ctx, [near, far]) == [far, near]  # type: ignore[arg-type]
+    assert Composer._order(None, ctx, [far, near]) == [far, near]  # type: ignore[arg-type]

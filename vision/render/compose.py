@@ -275,14 +275,18 @@ class Composer:
 
     # -- ordering ---------------------------------------------------------------------------
     def _order(self, ctx: _Context, solids: list[Placement]) -> list[Placement]:
+        """Back to front: groups by the depth of their first piece, a group bottom-up, its
+        pieces alike in height far to near (ships side by side in a cell), then in the
+        plan's order."""
+        depth = [float(d) for d in ctx.cam.depth([[p.x, p.y, 0.0] for p in solids])]
         groups: dict[str, float] = {}
         keys = []
         for k, p in enumerate(solids):
             g = p.group or f"#{k}"
             if g not in groups:
-                groups[g] = float(ctx.cam.depth([[p.x, p.y, 0.0]])[0])
+                groups[g] = depth[k]
             held = 1 if p.held else 0
-            keys.append((held, -groups[g] if not p.held else -p.z, p.z, k))  # ties: in the plan's order
+            keys.append((held, -groups[g] if not p.held else -p.z, p.z, -depth[k], k))
         return [p for _, p in sorted(zip(keys, solids), key=lambda kv: kv[0])]
 
     # -- pieces -----------------------------------------------------------------------------
