@@ -211,7 +211,10 @@ def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, flo
               ) -> list[tuple[float, float, float, float]]:
     """Each frame box of ``boxes`` on the board's plane, in board units: the box around its
     four corners carried there (a die lying still stays where it lies when the camera moves);
-    empty when any corner does not land on the plane."""
+    empty when any corner does not land on the plane: not finite, or beyond the plane's
+    horizon. A box across the horizon is carried to a quadrilateral that turns one way at some
+    corners and the other way at the rest (a map of the plane keeps every turn's sense on one
+    side of its horizon and reverses it beyond); its box would be finite, mirrored, wrong."""
     if not boxes:
         return []
     corners = np.array([[(x1, y1), (x2, y1), (x2, y2), (x1, y2)] for x1, y1, x2, y2 in boxes], float)
@@ -220,6 +223,10 @@ def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, flo
     except Exception:  # noqa: BLE001 - where the dice lie is a help, never a reason to lose them
         return []
     if not np.isfinite(on).all():
+        return []
+    edges = np.roll(on, -1, axis=1) - on
+    turns = edges[:, :, 0] * np.roll(edges, -1, axis=1)[:, :, 1] - edges[:, :, 1] * np.roll(edges, -1, axis=1)[:, :, 0]
+    if not ((turns > 0).all(axis=1) | (turns < 0).all(axis=1)).all():
         return []
     lo, hi = on.min(axis=1), on.max(axis=1)
     return [(float(a[0]), float(a[1]), float(b[0]), float(b[1])) for a, b in zip(lo, hi)]

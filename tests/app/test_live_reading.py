@@ -1354,3 +1354,16 @@ def test_dice_lying_still_stay_where_they_lie_when_the_camera_moves() -> None:
     unknown = seen([[300, 40, 312, 52], [200, 30, 212, 42]], Beyond(0))
     assert unknown.dice == before.dice and unknown.dice_boxes == ()
     assert thrown(unknown, again) == []  # faces alone: the same dice
+
+    class Horizon(Shifted):
+        """A plane seen towards its horizon, the image row 60: points above it are beyond."""
+
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            p = np.asarray(points, float)
+            w = (p[:, 1] - 60.0) / 100.0
+            return np.c_[p[:, 0] / 10.0, np.full(len(p), 50.0)] / w[:, None]
+
+    near = seen([[300, 140, 312, 152], [200, 130, 212, 142]], Horizon(0))
+    assert len(near.dice_boxes) == 2 and np.isfinite(near.dice_boxes).all()
+    across = seen([[300, 40, 312, 52], [200, 54, 212, 66]], Horizon(0))  # the second die's box crosses it
+    assert across.dice == before.dice and across.dice_boxes == ()
