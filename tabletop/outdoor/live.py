@@ -30,7 +30,10 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from rules.geometry import FieldPoint
+from rules.the_game.sight import within
 from tabletop.outdoor.assistant import (
     FieldReport,
     assess,
@@ -38,7 +41,9 @@ from tabletop.outdoor.assistant import (
     in_play,
     off_field,
     pair_nearest,
+    to_piece,
 )
+from tabletop.outdoor.dots import dot_present, dot_reach
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
 from tabletop.outdoor.memory import KEPT, STILL, dot_gone, out_of_sight, place_likeness
@@ -238,6 +243,10 @@ class OutdoorSession:
         if self._since is not None and t - self._since >= self.window_s:
             self._since = self._key = None  # a window read: the next frame starts the next one
             report = averaged(self._window, getattr(self.assistant, "options", None))
+            lying = self._lying(report)
+            if lying:  # turned on their sides: no longer pieces, whatever the detector still boxes there
+                report = assess(name_pieces([r for r in report.readings if r not in lying], report.options.sides),
+                                report.options)
             if self.settled is None or not _same(position_key(report, self._left), position_key(self.settled, self._left),
                                                  vanish=False):
                 self._settle(report)
@@ -332,6 +341,46 @@ class OutdoorSession:
                 self._down.remove(was)
                 self.say(f"{q.side.capitalize()} {q.id} stands where a piece was said to be knocked down: it was not, "
                          "and is in play.", "info")
+
+    def _lying(self, report: FieldReport) -> list[PieceReading]:
+        """The readings of ``report`` (a still window's) that are pieces knocked down: each
+        stands where a piece of the last settled position stood (within
+        :data:`~tabletop.outdoor.memory.STILL`, read as either side: a piece on its side is
+        boxed now and then, unsurely, as either), that piece stood within action range of a
+        piece of the other side, and its front dot, seen in the settled position's picture, is
+        gone from the latest frame (:func:`~tabletop.outdoor.memory.dot_gone`) where no other
+        piece read now stands over it (a piece closing in from the camera's side may hide a
+        dot), nor does a dot of its colour stand out where the reading now puts its dot (a
+        piece moved or turned by less than :data:`~tabletop.outdoor.memory.STILL` took its dot
+        along: an actor closing in). Without the settled position's picture, none."""
+        now = self.last
+        if self.settled is None or self._settled_picture is None or now is None or now.image is None \
+                or now.view is None:
+            return []
+        (before, before_view), opts = self._settled_picture, report.options
+        reach = opts.action_range + opts.tolerance
+        height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
+        fresh = [q for q in report.readings if q.method != KEPT]
+        lying = []
+        for r in self.settled.readings:
+            if r.dot is None or r.method == KEPT or not any(
+                    o.side != r.side and within(to_piece(r), to_piece(o), reach) for o in self.settled.readings):
+                continue
+            here = [q for q in fresh if q.centre.distance(r.centre) <= STILL and q not in lying]
+            if not here:
+                continue
+            q = min(here, key=lambda q: q.centre.distance(r.centre))
+            x, y = now.view.to_image([[r.dot.x, r.dot.y]], height)[0]
+            if any(o is not q and o.box[0] <= x <= o.box[2] and o.box[1] <= y <= o.box[3] for o in fresh):
+                continue  # another piece stands over where its dot was
+            if q.dot is not None:  # the piece, moved or turned a little, shows its dot where it reads it now
+                u, v = now.view.to_image([[q.dot.x, q.dot.y]], height)[0]
+                if np.isfinite(u) and np.isfinite(v) and dot_present(now.image, (float(u), float(v)), r.side,
+                                                                     dot_reach(q.box)):
+                    continue
+            if dot_gone(r, before, before_view, now.image, now.view, height):
+                lying.append(q)
+        return lying
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
         """How alike a piece's place looks in the last settled position's picture and in the

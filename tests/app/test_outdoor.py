@@ -587,6 +587,81 @@ def test_a_piece_an_actor_closed_in_on_and_now_hides_is_not_kept_as_hidden():
     assert out_of_sight(assess(start), assess(acted), view, acted_on={"B1"}) == []
 
 
+def test_a_short_closing_in_whose_target_lies_down_but_is_still_boxed_is_read():
+    """R1 closes in on B1 by less than the half inch a still position needs to count as new,
+    and B1, knocked down, lies where it stood: the detector still boxes it there, unsurely,
+    now and then as a red piece. Its front dot, seen before, is gone: it is no piece, and the
+    position is new: the closing in and the knockdown are said. The same position with B1's
+    dot still there (it stands: the box only jittered) says nothing; nor does one where R1
+    stands over where B1's dot was (it may hide the dot). R1, moved less than an inch, is read
+    near where it stood with its dot gone from there too: it took its dot along, and stands."""
+    from dataclasses import replace
+
+    import cv2
+
+    from tabletop.outdoor.frame import OutdoorFrame
+    from tabletop.outdoor.live import OutdoorSession
+    from tabletop.outdoor.memory import dot_gone
+
+    view = _frame([]).view
+    ground = np.full((720, 1280, 3), 110, np.uint8)
+
+    def dotted(image: np.ndarray, at: tuple[float, float], colour=(230, 40, 40)) -> np.ndarray:
+        u, v = (int(round(c)) for c in view.to_image(np.array([at]), 0.4)[0])
+        return cv2.circle(image.copy(), (u, v), 3, colour, -1)  # a blue front dot, or another side's
+
+    def red_r1(at: tuple[float, float]):  # facing +x, its red dot 0.4" ahead of its centre
+        return replace(_seen("R1", *at, 0, view), dot=FieldPoint(at[0] + 0.4, at[1]))
+
+    def shot(readings, image, hands=()):
+        return OutdoorFrame(image, view, list(readings), assess(readings), hands=list(hands))
+
+    def said_for(b1_after, image_after, r1_to=(10.4, 12.0), r1_from=(10.0, 12.0), b1=None, dot=(12.0, 12.0)):
+        b1 = b1 or replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(*dot))
+        far = _seen("R2", 4, 20, 90, view)
+        start = [red_r1(r1_from), b1, far]
+        after = [red_r1(r1_to), b1_after, far]
+        red = (40, 40, 230)
+        seen_before = dotted(dotted(ground, dot), (r1_from[0] + 0.4, r1_from[1]), red)
+        seen_after = dotted(image_after, (r1_to[0] + 0.4, r1_to[1]), red)  # R1's dot went along with it
+        frames = [shot(start, seen_before)] * 3 + [shot(after, seen_after, [(0, 0, 1280, 720)])] \
+            + [shot(after, seen_after)] * 4
+        said: list[str] = []
+        session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+        for i in range(len(frames)):
+            session.process(None, 0.1 * i)
+            if i == 2:
+                assert said and said[0].startswith("Field read:"), said
+                start_said = len(said)
+        return said[start_said:]
+
+    lying = replace(_seen("B1", 11.6, 12, 0, view), side="red", confidence=0.35)  # boxed as the other side
+    said = said_for(lying, ground)
+    assert said[:2] == ["Red R1 closed in on B1 to act.", "Blue B1 is out of play: knocked down by Red R1."], said
+    said = said_for(replace(_seen("B1", 11.6, 12, 0, view), confidence=0.35), ground)  # boxed as its own side
+    assert "Blue B1 is out of play: knocked down by Red R1." in said, said
+    standing = replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(12.0, 12.0))
+    assert not any("closed in" in t or "knocked down" in t for t in said_for(standing, dotted(ground, (12.0, 12.0))))
+    # R1 closed in on the dot's side, its box over where the dot was: the dot may be hidden, B1 stands
+    toward = replace(_seen("B1", 12, 12, 225, view), dot=FieldPoint(11.72, 11.72))  # its dot towards the camera
+    x0, y0, x1, y1 = _seen("R1", 11.25, 11.25, 0, view).box
+    u, v = view.to_image(np.array([[11.72, 11.72]]), 0.4)[0]
+    assert x0 <= u <= x1 and y0 <= v <= y1
+    boxed = replace(_seen("B1", 12, 12, 225, view), side="red", confidence=0.35)
+    start = [_seen("R1", 10.85, 10.85, 0, view), toward, _seen("R2", 4, 20, 90, view)]
+    session = OutdoorSession(_Stub([shot(start, dotted(ground, (11.72, 11.72)))] * 3), lambda text, kind: None,
+                             window_s=0.2)
+    for i in range(3):
+        session.process(None, 0.1 * i)
+    assert session.settled is not None and dot_gone(toward, dotted(ground, (11.72, 11.72)), view, ground, view)
+    beside = [start[0], boxed, start[2]]  # R1 where it stood, beside B1's place: B1 lies
+    session.last = shot(beside, ground)
+    assert [(r.side, r.centre.x, r.centre.y) for r in session._lying(assess(beside))] == [("red", 12, 12)]
+    over = [_seen("R1", 11.25, 11.25, 0, view), boxed, start[2]]  # R1 over where B1's dot was: it may hide it
+    session.last = shot(over, ground)
+    assert session._lying(assess(over)) == []
+
+
 def test_a_piece_read_twice_and_then_once_is_not_said_to_be_gone():
     from tabletop.outdoor.assistant import compare
 
