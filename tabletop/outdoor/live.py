@@ -346,7 +346,9 @@ class OutdoorSession:
         """The readings of ``report`` (a still window's) that are pieces knocked down: each
         stands where a piece of the last settled position stood (within
         :data:`~tabletop.outdoor.memory.STILL`, read as either side: a piece on its side is
-        boxed now and then, unsurely, as either), that piece stood within action range of a
+        boxed now and then, unsurely, as either; as the other side only while that side has
+        more readings than it had pieces: else the reading is one of its own pieces, such as
+        the actor that closed in, moved there), that piece stood within action range of a
         piece of the other side, and its front dot, seen in the settled position's picture, is
         gone from the latest frame (:func:`~tabletop.outdoor.memory.dot_gone`) where no other
         piece read now stands over it (a piece closing in from the camera's side may hide a
@@ -361,12 +363,18 @@ class OutdoorSession:
         reach = opts.action_range + opts.tolerance
         height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
         fresh = [q for q in report.readings if q.method != KEPT]
+        # readings of each side beyond the pieces it had: only such a one, read as the other
+        # side, can be a piece of this side lying (not a piece of that side, moved here)
+        spare = {side: sum(1 for q in fresh if q.side == side and not off_field(q.centre, opts)
+                           and not _near(q, self._left)) - sum(1 for o in self.settled.readings if o.side == side)
+                 for side in {q.side for q in fresh}}
         lying = []
         for r in self.settled.readings:
             if r.dot is None or r.method == KEPT or not any(
                     o.side != r.side and within(to_piece(r), to_piece(o), reach) for o in self.settled.readings):
                 continue
-            here = [q for q in fresh if q.centre.distance(r.centre) <= STILL and q not in lying]
+            here = [q for q in fresh if q.centre.distance(r.centre) <= STILL and q not in lying
+                    and (q.side == r.side or spare[q.side] > 0)]
             if not here:
                 continue
             q = min(here, key=lambda q: q.centre.distance(r.centre))
@@ -380,6 +388,7 @@ class OutdoorSession:
                     continue
             if dot_gone(r, before, before_view, now.image, now.view, height):
                 lying.append(q)
+                spare[q.side] -= q.side != r.side
         return lying
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:

@@ -662,6 +662,61 @@ def test_a_short_closing_in_whose_target_lies_down_but_is_still_boxed_is_read():
     assert session._lying(assess(over)) == []
 
 
+def _knockdown(start, after, before_image, after_image, windows: int = 1) -> tuple[list[str], object]:
+    """What a session says after ``start`` (seen in ``before_image``) is followed by a hand
+    and then ``after`` (seen in ``after_image``) for ``windows`` still windows, and the session."""
+    from tabletop.outdoor.frame import OutdoorFrame
+    from tabletop.outdoor.live import OutdoorSession
+
+    view = _frame([]).view
+
+    def shot(readings, image, hands=()):
+        return OutdoorFrame(image, view, list(readings), assess(readings), hands=list(hands))
+
+    frames = [shot(start, before_image)] * 3 + [shot(after, after_image, [(0, 0, 1280, 720)])] \
+        + [shot(after, after_image)] * (3 * windows + 1)
+    said: list[str] = []
+    session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
+    for i in range(len(frames)):
+        session.process(None, 0.1 * i)
+        if i == 2:
+            assert said and said[0].startswith("Field read:"), said
+            start_said = len(said)
+    return said[start_said:], session
+
+
+def _dotted(image: np.ndarray, at: tuple[float, float], colour=(230, 40, 40)) -> np.ndarray:
+    """``image`` with a front dot (blue unless ``colour`` says otherwise) at field point ``at``, 0.4" up."""
+    import cv2
+
+    u, v = (int(round(c)) for c in _frame([]).view.to_image(np.array([at]), 0.4)[0])
+    return cv2.circle(image.copy(), (u, v), 3, colour, -1)
+
+
+_RED = (40, 40, 230)
+
+
+def test_the_actor_that_closed_in_is_not_taken_for_its_target_lying_down():
+    """R1 closes in on B1 until their feet touch (1" pieces, centres 0.98" apart: within an
+    inch of where B1 stood); B1, knocked down, is not boxed at all, its dot gone. R1, of the
+    other side, is no reading of B1 lying there: no red reading is left over for it to be
+    (as many red readings as red pieces before), even with R3, another red piece, standing
+    in range of B1. The closing in and the knockdown are said; R1 stays in play."""
+    from dataclasses import replace
+
+    view = _frame([]).view
+    ground = np.full((720, 1280, 3), 110, np.uint8)
+    r1 = replace(_seen("R1", 9.6, 12, 0, view), dot=FieldPoint(10.0, 12))
+    b1 = replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(12.0, 12))
+    r3 = replace(_seen("R3", 11.6, 14.0, 270, view), dot=FieldPoint(11.6, 13.6))
+    closed = replace(_seen("R1", 10.62, 12, 0, view), dot=FieldPoint(11.02, 12))
+    before = _dotted(_dotted(_dotted(ground, (12.0, 12)), (10.0, 12), _RED), (11.6, 13.6), _RED)
+    after = _dotted(_dotted(ground, (11.02, 12), _RED), (11.6, 13.6), _RED)
+    said, session = _knockdown([r1, b1, r3], [closed, r3], before, after)
+    assert said[:2] == ["Red R1 closed in on B1 to act.", "Blue B1 is out of play: knocked down by Red R1."], said
+    assert sorted((r.side, r.centre.x) for r in session.settled.readings) == [("red", 10.62), ("red", 11.6)]
+
+
 def test_a_piece_read_twice_and_then_once_is_not_said_to_be_gone():
     from tabletop.outdoor.assistant import compare
 
