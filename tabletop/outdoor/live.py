@@ -354,7 +354,10 @@ class OutdoorSession:
         piece read now stands over it (a piece closing in from the camera's side may hide a
         dot), nor does a dot of its colour stand out where the reading now puts its dot (a
         piece moved or turned by less than :data:`~tabletop.outdoor.memory.STILL` took its dot
-        along: an actor closing in). Without the settled position's picture, none."""
+        along: an actor closing in), and a piece of the other side read now, not itself taken
+        for one lying, stands within action range of where it stood (it knocked it down: a
+        piece in range of none, its dot out of sight, is an actor turned away from the camera).
+        Without the settled position's picture, none."""
         now = self.last
         if self.settled is None or self._settled_picture is None or now is None or now.image is None \
                 or now.view is None:
@@ -368,7 +371,8 @@ class OutdoorSession:
         spare = {side: sum(1 for q in fresh if q.side == side and not off_field(q.centre, opts)
                            and not _near(q, self._left)) - sum(1 for o in self.settled.readings if o.side == side)
                  for side in {q.side for q in fresh}}
-        lying = []
+        lying: list[PieceReading] = []
+        was: list[PieceReading] = []  # the settled piece each lies for
         for r in self.settled.readings:
             if r.dot is None or r.method == KEPT or not any(
                     o.side != r.side and within(to_piece(r), to_piece(o), reach) for o in self.settled.readings):
@@ -388,8 +392,13 @@ class OutdoorSession:
                     continue
             if dot_gone(r, before, before_view, now.image, now.view, height):
                 lying.append(q)
+                was.append(r)
                 spare[q.side] -= q.side != r.side
-        return lying
+        # knocked down by a piece of the other side that stands, read now, in range of it: a
+        # piece in range of none (its dot only out of sight, turned away from the camera) stands
+        standing = [o for o in fresh if o not in lying]
+        return [q for q, r in zip(lying, was)
+                if any(o.side != r.side and within(to_piece(r), to_piece(o), reach) for o in standing)]
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
         """How alike a piece's place looks in the last settled position's picture and in the

@@ -717,6 +717,25 @@ def test_the_actor_that_closed_in_is_not_taken_for_its_target_lying_down():
     assert sorted((r.side, r.centre.x) for r in session.settled.readings) == [("red", 10.62), ("red", 11.6)]
 
 
+def test_an_actor_turned_to_its_target_with_its_dot_out_of_sight_is_not_taken_for_lying():
+    """R1 closes in on B1 by 0.6" and turns to face it, its front dot now on its far side from
+    the camera (not read, out of sight); B1, knocked down, is not boxed. R1's dot is gone from
+    where it was, but no piece of the other side stands now within range of R1 to have
+    knocked it down: R1 stands. The closing in and the knockdown are said."""
+    from dataclasses import replace
+
+    view = _frame([]).view
+    ground = np.full((720, 1280, 3), 110, np.uint8)
+    r1 = replace(_seen("R1", 10.0, 12, 90, view), dot=FieldPoint(10.0, 12.4))
+    b1 = replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(12.0, 12))
+    far = _seen("R2", 4, 20, 90, view)
+    turned = _seen("R1", 10.6, 12, 0, view)  # no dot read
+    before = _dotted(_dotted(ground, (12.0, 12)), (10.0, 12.4), _RED)
+    said, session = _knockdown([r1, b1, far], [turned, far], before, ground)
+    assert said[:2] == ["Red R1 closed in on B1 to act.", "Blue B1 is out of play: knocked down by Red R1."], said
+    assert sorted((r.side, r.centre.x) for r in session.settled.readings) == [("red", 4.0), ("red", 10.6)]
+
+
 def test_a_piece_read_twice_and_then_once_is_not_said_to_be_gone():
     from tabletop.outdoor.assistant import compare
 
