@@ -46,7 +46,7 @@ from tabletop.outdoor.assistant import (
 from tabletop.outdoor.dots import dot_present, dot_reach
 from tabletop.outdoor.frame import OutdoorAssistant, OutdoorFrame
 from tabletop.outdoor.measure import ClickMeasure
-from tabletop.outdoor.memory import KEPT, STILL, dot_gone, out_of_sight, place_likeness
+from tabletop.outdoor.memory import KEPT, LIKE, STILL, dot_gone, out_of_sight, place_likeness
 from tabletop.outdoor.order import Order, place_json
 from tabletop.outdoor.readings import PieceReading, name_pieces
 
@@ -357,6 +357,10 @@ class OutdoorSession:
         along: an actor closing in), and a piece of the other side read now, not itself taken
         for one lying, stands within action range of where it stood (it knocked it down: a
         piece in range of none, its dot out of sight, is an actor turned away from the camera).
+        So are, in the still positions after, the readings where a piece was said to be knocked
+        down that are no piece of the last settled position and whose place looks as it did in
+        its picture (:func:`~tabletop.outdoor.memory.place_likeness`, :data:`~tabletop.outdoor.memory.LIKE`):
+        the piece still lies there (stood up again, its place looks otherwise, and that is said).
         Without the settled position's picture, none."""
         now = self.last
         if self.settled is None or self._settled_picture is None or now is None or now.image is None \
@@ -397,8 +401,20 @@ class OutdoorSession:
         # knocked down by a piece of the other side that stands, read now, in range of it: a
         # piece in range of none (its dot only out of sight, turned away from the camera) stands
         standing = [o for o in fresh if o not in lying]
-        return [q for q, r in zip(lying, was)
+        down = [q for q, r in zip(lying, was)
                 if any(o.side != r.side and within(to_piece(r), to_piece(o), reach) for o in standing)]
+        # a piece said to be knocked down, still boxed where it lies in the still positions
+        # after: a reading there that is no piece of the last one (moved a little) and whose
+        # place looks as it did then, when the piece already lay there, still lies
+        paired = set(pair_nearest([(o.side, o.centre) for o in self.settled.readings],
+                                  [(q.side, q.centre) for q in fresh], STILL).values())
+        for _, at in self._down:
+            here = [q for j, q in enumerate(fresh) if j not in paired and q not in down and q.centre.distance(at) <= STILL]
+            if here:
+                q = min(here, key=lambda q: q.centre.distance(at))
+                if (place_likeness(q, before, before_view, now.image, now.view, height) or -1.0) >= LIKE:
+                    down.append(q)
+        return down
 
     def _likeness(self, view: Any, height: float) -> Callable[[PieceReading], float | None] | None:
         """How alike a piece's place looks in the last settled position's picture and in the

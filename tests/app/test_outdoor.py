@@ -736,6 +736,36 @@ def test_an_actor_turned_to_its_target_with_its_dot_out_of_sight_is_not_taken_fo
     assert sorted((r.side, r.centre.x) for r in session.settled.readings) == [("red", 4.0), ("red", 10.6)]
 
 
+def test_a_piece_knocked_down_and_still_boxed_stays_down_in_the_still_positions_after():
+    """B1, knocked down by R1's short closing in, lies where it stood and is still boxed
+    there (as a red piece, or as a blue one): the knockdown is said, and in the still
+    positions that follow, nothing moving, the box is still no piece (its place looks as it
+    did when B1 was said to be knocked down): B1 is not said to stand again, nor is a new
+    piece read. Stood up again (its place no longer looks as it did), it is said to stand."""
+    from dataclasses import replace
+
+    view = _frame([]).view
+    grain = np.random.default_rng(7).integers(70, 150, (720, 1280), dtype=np.uint8)
+    ground = np.repeat(grain[:, :, None], 3, axis=2)  # grey grass: a place can be told by its look
+    r1 = replace(_seen("R1", 10.0, 12, 0, view), dot=FieldPoint(10.4, 12))
+    b1 = replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(12.0, 12))
+    far = _seen("R2", 4, 20, 90, view)
+    closed = replace(_seen("R1", 10.4, 12, 0, view), dot=FieldPoint(10.8, 12))
+    before = _dotted(_dotted(ground, (12.0, 12)), (10.4, 12), _RED)
+    after = _dotted(ground, (10.8, 12), _RED)
+    for side in ("red", "blue"):
+        lying = replace(_seen("B1", 11.6, 12, 0, view), side=side, confidence=0.35)
+        said, session = _knockdown([r1, b1, far], [closed, lying, far], before, after, windows=3)
+        assert said[:2] == ["Red R1 closed in on B1 to act.", "Blue B1 is out of play: knocked down by Red R1."], said
+        assert not any("stands where" in t for t in said), said
+        assert sorted((r.side, r.centre.x) for r in session.settled.readings) == [("red", 4.0), ("red", 10.4)], said
+    # stood up again: its place looks otherwise (the picture of a piece standing, not lying)
+    up = np.roll(after, 5, axis=1)
+    session.last = replace(session.last, image=up)
+    standing = assess([closed, replace(_seen("B1", 11.6, 12, 0, view)), far])
+    assert session._lying(standing) == []
+
+
 def test_a_piece_read_twice_and_then_once_is_not_said_to_be_gone():
     from tabletop.outdoor.assistant import compare
 
