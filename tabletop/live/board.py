@@ -214,7 +214,9 @@ def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, flo
     empty when any corner does not land on the plane: not finite, or beyond the plane's
     horizon. A box across the horizon is carried to a quadrilateral that turns one way at some
     corners and the other way at the rest (a map of the plane keeps every turn's sense on one
-    side of its horizon and reverses it beyond); its box would be finite, mirrored, wrong."""
+    side of its horizon and reverses it beyond); its box would be finite, mirrored, wrong. A
+    box wholly beyond turns every way alike, but the other way from the plane in front of the
+    camera (:func:`_plane_sense`, for a geometry that can carry board points into the image)."""
     if not boxes:
         return []
     corners = np.array([[(x1, y1), (x2, y1), (x2, y2), (x1, y2)] for x1, y1, x2, y2 in boxes], float)
@@ -224,12 +226,41 @@ def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, flo
         return []
     if not np.isfinite(on).all():
         return []
-    edges = np.roll(on, -1, axis=1) - on
-    turns = edges[:, :, 0] * np.roll(edges, -1, axis=1)[:, :, 1] - edges[:, :, 1] * np.roll(edges, -1, axis=1)[:, :, 0]
-    if not ((turns > 0).all(axis=1) | (turns < 0).all(axis=1)).all():
+    turns = _turns(on)
+    sense = _plane_sense(geometry)  # how a box's corners turn carried onto the plane in front of the camera
+    if sense is None and not ((turns > 0).all(axis=1) | (turns < 0).all(axis=1)).all():
+        return []
+    if sense is not None and not (turns * sense > 0).all():  # across the horizon, or wholly beyond it
         return []
     lo, hi = on.min(axis=1), on.max(axis=1)
     return [(float(a[0]), float(a[1]), float(b[0]), float(b[1])) for a, b in zip(lo, hi)]
+
+
+def _turns(quads: np.ndarray) -> np.ndarray:
+    """The cross product of each pair of consecutive edges of quadrilaterals (N x 4 x 2):
+    positive where a corner turns from x towards y."""
+    edges = np.roll(quads, -1, axis=-2) - quads
+    after = np.roll(edges, -1, axis=-2)
+    return edges[..., 0] * after[..., 1] - edges[..., 1] * after[..., 0]
+
+
+def _plane_sense(geometry: Geometry) -> float | None:
+    """The sign (1 or -1) of the turns of a frame box's corners (x1, y1), (x2, y1), (x2, y2),
+    (x1, y2) carried onto the board's plane in front of the camera: that of the board's unit
+    square at its origin, in the board, seen in the image (the board lies in front of the
+    camera); a box beyond the horizon turns the other way. ``None`` for a geometry that
+    cannot carry board points into the image."""
+    to_image = getattr(geometry, "board_to_image", None)
+    if to_image is None:
+        return None
+    try:
+        square = np.asarray(to_image(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])), float).reshape(4, 2)
+    except Exception:  # noqa: BLE001 - without it, a box's corners must only turn alike
+        return None
+    turns = _turns(square[None])[0]
+    if not np.isfinite(turns).all():
+        return None
+    return 1.0 if (turns > 0).all() else -1.0 if (turns < 0).all() else None
 
 
 def lift_pieces(det: Detections, geometry: Any, image_size: tuple[int, int], image: np.ndarray | None = None,

@@ -1367,3 +1367,33 @@ def test_dice_lying_still_stay_where_they_lie_when_the_camera_moves() -> None:
     assert len(near.dice_boxes) == 2 and np.isfinite(near.dice_boxes).all()
     across = seen([[300, 40, 312, 52], [200, 54, 212, 66]], Horizon(0))  # the second die's box crosses it
     assert across.dice == before.dice and across.dice_boxes == ()
+
+
+def test_a_die_box_wholly_beyond_the_plane_s_horizon_leaves_where_the_dice_lie_unknown() -> None:
+    """A frame's board plane whose horizon is the image row 60 (a camera low over the table):
+    a die boxed wholly above that row is off the plane (held up, or on a shelf behind), its
+    corners carried beyond the horizon onto a mirrored place that turns every way alike,
+    the other way from the plane's own. Where the dice lie is then unknown, as for a box
+    across the horizon; dice boxed below it lie where their boxes say."""
+    import numpy as np
+
+    from tabletop.live.board import BoardMapper
+    from vision.detect_cells import FrameGeometry
+    from vision.detections import Detections
+
+    # image -> board: the row 700 is the board's near edge (y 0), the row 100 its far edge (y 8)
+    b = -8.0 / 1500.0
+    to_board = np.array([[0.04, 0.0, 0.0], [0.0, b, -700.0 * b], [0.0, 0.01, -0.6]])
+    geometry = FrameGeometry(np.linalg.inv(to_board))
+    assert np.allclose(geometry.image_to_board(np.array([[640.0, 700.0], [640.0, 100.0]])), [[4.0, 0.0], [64.0, 8.0]])
+    mapper = BoardMapper.for_game("when-gods-collide", names=("d6-5", "chess-rook"))
+
+    def seen(boxes: list[list[float]]) -> object:
+        det = Detections(np.array(boxes, float), np.array([0.9] * len(boxes)), np.arange(len(boxes)),
+                         face_confidence=np.ones(len(boxes)))
+        return mapper.map(det, geometry)
+
+    on = seen([[300, 400, 312, 412], [200, 500, 212, 512]])
+    assert len(on.dice_boxes) == 2 and np.isfinite(on.dice_boxes).all()
+    beyond = seen([[300, 400, 312, 412], [200, 20, 212, 32]])  # the second die above the horizon
+    assert beyond.dice == on.dice and beyond.dice_boxes == ()
