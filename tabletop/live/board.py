@@ -216,10 +216,15 @@ def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, flo
     corners and the other way at the rest (a map of the plane keeps every turn's sense on one
     side of its horizon and reverses it beyond); its box would be finite, mirrored, wrong. A
     box wholly beyond turns every way alike, but the other way from the plane in front of the
-    camera (:func:`_plane_sense`, for a geometry that can carry board points into the image)."""
+    camera (:func:`_plane_sense`, for a geometry that can carry board points into the image).
+    A box less than a pixel wide or tall (clipped at the frame's edge) is taken a pixel wide or
+    tall about its middle: its corners would turn neither way."""
     if not boxes:
         return []
-    corners = np.array([[(x1, y1), (x2, y1), (x2, y2), (x1, y2)] for x1, y1, x2, y2 in boxes], float)
+    b = np.asarray(boxes, float).reshape(-1, 4)
+    grow = np.maximum(0.0, 1.0 - (b[:, 2:] - b[:, :2])) / 2  # clipped to under a pixel: a pixel
+    x1, y1, x2, y2 = np.c_[b[:, :2] - grow, b[:, 2:] + grow].T
+    corners = np.stack([np.c_[x1, y1], np.c_[x2, y1], np.c_[x2, y2], np.c_[x1, y2]], axis=1)
     try:
         on = np.asarray(geometry.image_to_board(corners.reshape(-1, 2)), float).reshape(-1, 4, 2)
     except Exception:  # noqa: BLE001 - where the dice lie is a help, never a reason to lose them

@@ -1397,3 +1397,29 @@ def test_a_die_box_wholly_beyond_the_plane_s_horizon_leaves_where_the_dice_lie_u
     assert len(on.dice_boxes) == 2 and np.isfinite(on.dice_boxes).all()
     beyond = seen([[300, 400, 312, 412], [200, 20, 212, 32]])  # the second die above the horizon
     assert beyond.dice == on.dice and beyond.dice_boxes == ()
+
+
+def test_a_die_box_with_no_width_leaves_the_other_dice_where_they_lie() -> None:
+    """A die boxed at the frame's edge, its box clipped to no width (the detector's boxes are
+    clipped to the frame), has corners that turn neither way on the plane: it does not make
+    where every die lies unknown; each die's place is kept, that one's a line."""
+    import numpy as np
+
+    from tabletop.live.board import BoardMapper
+    from vision.detections import Detections
+
+    class Flat:
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            return np.asarray(points, float) / 10.0
+
+        def board_to_image(self, points: np.ndarray) -> np.ndarray:
+            return np.asarray(points, float) * 10.0
+
+    mapper = BoardMapper.for_game("when-gods-collide", names=("d6-5", "chess-rook"))
+    det = Detections(np.array([[300, 40, 312, 52], [1280, 30, 1280, 42]], float), np.array([0.9, 0.9]),
+                     np.arange(2), face_confidence=np.ones(2))
+    seen = mapper.map(det, Flat())
+    assert seen.dice == ("chess-rook", "d6-5")
+    assert len(seen.dice_boxes) == 2 and np.isfinite(seen.dice_boxes).all()
+    assert np.allclose(seen.dice_boxes[1], (30.0, 4.0, 31.2, 5.2), atol=0.06)
+    assert np.allclose(seen.dice_boxes[0], (128.0, 3.0, 128.0, 4.2), atol=0.06)
