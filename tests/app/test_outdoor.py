@@ -597,8 +597,6 @@ def test_a_short_closing_in_whose_target_lies_down_but_is_still_boxed_is_read():
     near where it stood with its dot gone from there too: it took its dot along, and stands."""
     from dataclasses import replace
 
-    import cv2
-
     from tabletop.outdoor.frame import OutdoorFrame
     from tabletop.outdoor.live import OutdoorSession
     from tabletop.outdoor.memory import dot_gone
@@ -606,9 +604,7 @@ def test_a_short_closing_in_whose_target_lies_down_but_is_still_boxed_is_read():
     view = _frame([]).view
     ground = np.full((720, 1280, 3), 110, np.uint8)
 
-    def dotted(image: np.ndarray, at: tuple[float, float], colour=(230, 40, 40)) -> np.ndarray:
-        u, v = (int(round(c)) for c in view.to_image(np.array([at]), 0.4)[0])
-        return cv2.circle(image.copy(), (u, v), 3, colour, -1)  # a blue front dot, or another side's
+    dotted = _dotted
 
     def red_r1(at: tuple[float, float]):  # facing +x, its red dot 0.4" ahead of its centre
         return replace(_seen("R1", *at, 0, view), dot=FieldPoint(at[0] + 0.4, at[1]))
@@ -619,21 +615,9 @@ def test_a_short_closing_in_whose_target_lies_down_but_is_still_boxed_is_read():
     def said_for(b1_after, image_after, r1_to=(10.4, 12.0), r1_from=(10.0, 12.0), b1=None, dot=(12.0, 12.0)):
         b1 = b1 or replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(*dot))
         far = _seen("R2", 4, 20, 90, view)
-        start = [red_r1(r1_from), b1, far]
-        after = [red_r1(r1_to), b1_after, far]
-        red = (40, 40, 230)
-        seen_before = dotted(dotted(ground, dot), (r1_from[0] + 0.4, r1_from[1]), red)
-        seen_after = dotted(image_after, (r1_to[0] + 0.4, r1_to[1]), red)  # R1's dot went along with it
-        frames = [shot(start, seen_before)] * 3 + [shot(after, seen_after, [(0, 0, 1280, 720)])] \
-            + [shot(after, seen_after)] * 4
-        said: list[str] = []
-        session = OutdoorSession(_Stub(frames), lambda text, kind: said.append(text), window_s=0.2)
-        for i in range(len(frames)):
-            session.process(None, 0.1 * i)
-            if i == 2:
-                assert said and said[0].startswith("Field read:"), said
-                start_said = len(said)
-        return said[start_said:]
+        seen_before = dotted(dotted(ground, dot), (r1_from[0] + 0.4, r1_from[1]), _RED)
+        seen_after = dotted(image_after, (r1_to[0] + 0.4, r1_to[1]), _RED)  # R1's dot went along with it
+        return _knockdown([red_r1(r1_from), b1, far], [red_r1(r1_to), b1_after, far], seen_before, seen_after)[0]
 
     lying = replace(_seen("B1", 11.6, 12, 0, view), side="red", confidence=0.35)  # boxed as the other side
     said = said_for(lying, ground)
