@@ -233,9 +233,7 @@ def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, flo
         return []
     turns = _turns(on)
     sense = _plane_sense(geometry)  # how a box's corners turn carried onto the plane in front of the camera
-    if sense is None and not ((turns > 0).all(axis=1) | (turns < 0).all(axis=1)).all():
-        return []
-    if sense is not None and not (turns * sense > 0).all():  # across the horizon, or wholly beyond it
+    if not (turns * (np.sign(turns[:, :1]) if sense is None else sense) > 0).all():  # across the horizon, or beyond
         return []
     lo, hi = on.min(axis=1), on.max(axis=1)
     return [(float(a[0]), float(a[1]), float(b[0]), float(b[1])) for a, b in zip(lo, hi)]

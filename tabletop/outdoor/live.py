@@ -378,8 +378,8 @@ class OutdoorSession:
         lying: list[PieceReading] = []
         was: list[PieceReading] = []  # the settled piece each lies for
         for r in self.settled.readings:
-            if r.dot is None or r.method == KEPT or not any(
-                    o.side != r.side and within(to_piece(r), to_piece(o), reach) for o in self.settled.readings):
+            adv = self.settled.advice.get(r.id)
+            if r.dot is None or r.method == KEPT or adv is None or not adv.targets:  # none in range to act on it
                 continue
             here = [q for q in fresh if q.centre.distance(r.centre) <= STILL and q not in lying
                     and (q.side == r.side or spare[q.side] > 0)]
