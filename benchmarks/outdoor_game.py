@@ -3,7 +3,7 @@ read by the live session from a still window, with and without keeping hidden pi
 
     python3 benchmarks/outdoor_game.py [--games 25] [--moves 6] [--actions 0] [--seed 2026]
                                        [--window 3] [--weights W] [--imgsz 640] [--truth-boxes]
-                                       [--no-hands] [--restart]
+                                       [--no-hands] [--restart] [--say] [--sample N]
 
 For each game a held-out position's standing pieces (seed 2026 by default; the detector was
 trained on seed 1) are put down one at a time in a random order, in one camera view of the
@@ -36,6 +36,12 @@ where it stood without its front dot (turned on its side: no longer a piece to f
 that position come a hand over the actor and one over the target. Counted: the actions read
 as closing in (*"Red R1 closed in on B1 to act."*, naming the actor) and the knockdowns told
 of the right piece (*"Blue B1 is out of play: knocked down by Red R1."*).
+
+``--say`` prints what the session that keeps pieces says at each position, and under each
+action what truly happened (the pieces of the position before that stood where the actor
+and the target stood, how far the actor closed in, whether the closing in and the
+knockdown were told); each game's line gives its sample number, and ``--sample N`` follows
+only that game again (repeatable), to look at a miss closely.
 
 ``--restart``: two sessions more, each stopped before every move and resumed from its log
 (``tabletop outdoor --log`` / ``--resume``, :mod:`tabletop.outdoor.log`), one with the last
@@ -210,6 +216,25 @@ def _names(text: str, pattern: re.Pattern[str], settled: Any, at: tuple[float, f
     return r is not None and r.side == m.group(1).lower() and math.dist((r.centre.x, r.centre.y), at) <= within
 
 
+def _act_truth(act: dict[str, Any], touched: list[tuple[float, float]], settled: Any, heard: list[str]) -> str:
+    """What an action truly was, for ``--say``: the pieces of the position before it that
+    stood where the actor and the target stood, how far the actor closed in, and whether
+    the closing in and the knockdown were told."""
+    def near(at: tuple[float, float]) -> str:
+        if settled is None:
+            return "?"
+        best = min(settled.readings, key=lambda r: math.dist((r.centre.x, r.centre.y), at), default=None)
+        if best is None or math.dist((best.centre.x, best.centre.y), at) > 1.0:
+            return "none read there"
+        return f"{best.side} {best.id} ({math.dist((best.centre.x, best.centre.y), at):.2f}\" off)"
+
+    closed = any(_names(t, CLOSED, settled, act["actor"]) for t in heard)
+    down = any(_names(t, DOWN, settled, act["target"]) for t in heard)
+    return (f"(truth: the actor, read before as {near(act['actor'])}, closed in by "
+            f"{math.dist(act['actor'], touched[0]):.2f}\" on the target, read before as {near(act['target'])}; "
+            f"closing in told: {'yes' if closed else 'NO'}, knockdown told: {'yes' if down else 'NO'})")
+
+
 def _hand(r: Any, view: Any, at: tuple[float, float], rng: np.random.Generator) -> Any:
     """A hand with its fingertips over field point ``at`` (inches), reaching in from beyond
     the field's nearer side."""
@@ -248,6 +273,9 @@ def main() -> int:
     ap.add_argument("--truth-boxes", action="store_true", help="labelled boxes and dots instead of the detector")
     ap.add_argument("--no-hands", action="store_true",
                     help="no frames of the hand that puts each piece down or moves it (positions change between frames)")
+    ap.add_argument("--sample", type=int, action="append", metavar="N",
+                    help="follow only the game of this sample (the number each game's line of --say gives; "
+                         "repeatable): to look at one game again")
     ap.add_argument("--say", action="store_true", help="print what the session that keeps pieces says, step by step")
     ap.add_argument("--restart", action="store_true",
                     help="also sessions restarted from their logs before every move, with and without the last frame")
@@ -272,8 +300,11 @@ def main() -> int:
                                               "down": 0, "moves": 0} for name in totals}
     games = positions = no_field = unsettled = 0
     g = -1
-    while games < args.games and g < 4 * args.games:
+    last = max(args.sample) if args.sample else 4 * args.games
+    while games < args.games and g < last:
         g += 1
+        if args.sample and g not in args.sample:
+            continue
         sampled = r.sampler.sample(g)  # type: ignore[union-attr]
         game = sampled.game
         # a movement phase with only the standing pieces (a pending response or split names others)
@@ -337,6 +368,9 @@ def main() -> int:
                 break
             if args.say:
                 print(f"  {kind}: " + " | ".join(lines["kept"][heard_before["kept"]:]), file=sys.stderr)
+                if kind == "act":
+                    print("    " + _act_truth(act, touched, prev["kept"], lines["kept"][heard_before["kept"]:]),
+                          file=sys.stderr)
             for name in sessions:
                 heard = lines[name][heard_before[name]:]
                 judged = sum(bool(MOVE_JUDGED.match(text)) for text in heard)
@@ -362,7 +396,8 @@ def main() -> int:
             log.close()
         if sessions:
             games += 1
-        print(f"game {games}/{args.games}: {len(standing)} pieces, {len(plan)} positions", file=sys.stderr, flush=True)
+        print(f"game {games}/{args.games} (sample {g}): {len(standing)} pieces, {len(plan)} positions", file=sys.stderr,
+              flush=True)
     source = "labelled boxes and dots (no detector)" if detector is None else (
         ("the shipped detector" if not args.weights else f"detector {args.weights}") + f" at {args.imgsz}")
     print(f"The Game outdoors, followed as a game: {games} games ({no_field} skipped: no field), {positions} positions "
