@@ -347,8 +347,9 @@ class OutdoorSession:
         stands where a piece of the last settled position stood (within
         :data:`~tabletop.outdoor.memory.STILL`, read as either side: a piece on its side is
         boxed now and then, unsurely, as either; as the other side only while that side has
-        more readings than it had pieces: else the reading is one of its own pieces, such as
-        the actor that closed in, moved there), that piece stood within action range of a
+        more readings than it had pieces in sight (one kept out of sight counting only where it
+        is read again): else the reading is one of its own pieces, such as the actor that
+        closed in, moved there), that piece stood within action range of a
         piece of the other side, and its front dot, seen in the settled position's picture, is
         gone from the latest frame (:func:`~tabletop.outdoor.memory.dot_gone`) where no other
         piece read now stands over it (a piece closing in from the camera's side may hide a
@@ -372,8 +373,11 @@ class OutdoorSession:
         fresh = [q for q in report.readings if q.method != KEPT]
         # readings of each side beyond the pieces it had: only such a one, read as the other
         # side, can be a piece of this side lying (not a piece of that side, moved here)
+        # (a piece kept out of sight then counts only where it is read again now)
         spare = {side: sum(1 for q in fresh if q.side == side and not off_field(q.centre, opts)
-                           and not _near(q, self._left)) - sum(1 for o in self.settled.readings if o.side == side)
+                           and not _near(q, self._left))
+                 - sum(1 for o in self.settled.readings if o.side == side and (o.method != KEPT or any(
+                     q.side == side and q.centre.distance(o.centre) <= STILL for q in fresh)))
                  for side in {q.side for q in fresh}}
         lying: list[PieceReading] = []
         was: list[PieceReading] = []  # the settled piece each lies for

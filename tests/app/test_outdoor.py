@@ -646,6 +646,31 @@ def test_a_short_closing_in_whose_target_lies_down_but_is_still_boxed_is_read():
     assert session._lying(assess(over)) == []
 
 
+def test_a_piece_kept_out_of_sight_leaves_a_lying_piece_read_as_its_side_taken_for_lying():
+    """R3, hidden at the last still position, was kept where it was last seen and is out of
+    sight still. R1 closes in on B1 by less than half an inch; B1, knocked down, is boxed as a
+    red piece, its dot gone. Red has one reading more than the red pieces in sight (R3 not
+    among them), so that one can be B1 lying: the closing in and the knockdown are said.
+    Counted among the red pieces, R3 left no red reading over, and nothing was said."""
+    from dataclasses import replace
+
+    from tabletop.outdoor.memory import KEPT
+
+    view = _frame([]).view
+    ground = np.full((720, 1280, 3), 110, np.uint8)
+    r1 = replace(_seen("R1", 10.0, 12, 0, view), dot=FieldPoint(10.4, 12))
+    b1 = replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(12.0, 12))
+    far = _seen("R2", 4, 20, 90, view, cover=(4, 22))
+    kept = replace(_seen("R3", 4, 22, 90, view), method=KEPT)  # behind R2, then and now
+    closed = replace(_seen("R1", 10.4, 12, 0, view), dot=FieldPoint(10.8, 12))
+    lying = replace(_seen("B1", 11.6, 12, 0, view), side="red", confidence=0.35)
+    before = _dotted(_dotted(ground, (12.0, 12)), (10.4, 12), _RED)
+    after = _dotted(ground, (10.8, 12), _RED)
+    said, session = _knockdown([r1, b1, far, kept], [closed, lying, far], before, after)
+    assert [(r.side, r.centre) for r in session.settled.readings if r.method == KEPT] == [("red", FieldPoint(4, 22))]
+    assert said[:2] == ["Red R1 closed in on B1 to act.", "Blue B1 is out of play: knocked down by Red R1."], said
+
+
 def _knockdown(start, after, before_image, after_image, windows: int = 1) -> tuple[list[str], object]:
     """What a session says after ``start`` (seen in ``before_image``) is followed by a hand
     and then ``after`` (seen in ``after_image``) for ``windows`` still windows, and the session."""
