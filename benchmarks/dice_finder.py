@@ -1,13 +1,14 @@
 """The d6 finder on renders it never learnt from: dice found, faces read right, false dice.
 
-    python3 benchmarks/dice_finder.py [--frames 200] [--seed 1001] [--finder d6] [--json]
+    python3 benchmarks/dice_finder.py [--frames 200] [--seed 1001] [--finder d6] [--throw-conf C ...] [--json]
 
 Frames of :func:`vision.render.dice_scene.render_dice` (640x640) with a seed the finder never
 trained on (its recipe's ``eval.seed``, 1001, by default): each labelled die is *found* when a
 box of the finder overlaps it by IoU >= 0.5 and *read right* when that box's face is the die's.
 Counted at the finder's own confidence (0.25) and again as the live referee takes a throw
 (the finder ``DICE_CONF`` sure, the face reader ``SURE_FACE`` sure of the face), with the
-milliseconds a frame takes on this machine. By the size of the die too (its box's shorter
+milliseconds a frame takes on this machine (``--throw-conf``: the throw counted at each of
+these sureness values of the finder instead, to choose ``DICE_CONF``). By the size of the die too (its box's shorter
 side in the frame): what the finder reads at a game's scale (a die 10 to 20 px across in a
 640x480 frame) and at a real photo's (25 to 45 px). The real photos: benchmarks/real_photos.py.
 """
@@ -32,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1001)
     parser.add_argument("--finder", default="d6", help="the finder's weights (default the shipped models/d6.pt)")
+    parser.add_argument("--throw-conf", type=float, nargs="+", metavar="C",
+                        help="count the throws the referee takes at each of these sureness values of the finder "
+                             "(default its DICE_CONF)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -43,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     from vision.render.dice_scene import CLASSES, render_dice
 
     finder = DiceFinder.load(args.finder)
-    tally = {k: {"dice": 0, "found": 0, "right": 0, "false": 0} for k in ("all", "sure")}
+    throws = args.throw_conf or [DICE_CONF]
+    keys = ["all", *(_sure(c, DICE_CONF) for c in throws)]
+    tally = {k: {"dice": 0, "found": 0, "right": 0, "false": 0} for k in keys}
     by_size = {s: {"dice": 0, "found": 0, "right": 0} for s in SIZES}
     spent = []
     for i in range(args.frames):
@@ -56,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         faces = [CLASSES[c] for c, *_ in labels]
         face_sure = np.ones(len(det)) if det.face_confidence is None else np.nan_to_num(det.face_confidence, nan=1.0)
         for key, keep in (("all", det.confidence >= 0.25),
-                          ("sure", (det.confidence >= DICE_CONF) & (face_sure >= SURE_FACE))):
+                          *((_sure(c, DICE_CONF), (det.confidence >= c) & (face_sure >= SURE_FACE)) for c in throws)):
             d = det[keep]
             t = tally[key]
             t["dice"] += len(labels)
@@ -92,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(doc, indent=1))
         return 0
     print(f"{args.frames} frames (seed {args.seed}), {doc['ms_per_frame_median']} ms a frame")
-    for key, what in (("all", "every die boxed (conf >= 0.25)"), ("sure", "as the referee takes a throw")):
+    for key, what in (("all", "every die boxed (conf >= 0.25)"),
+                      *((_sure(c, DICE_CONF), f"as the referee takes a throw (finder >= {c:g})") for c in throws)):
         t = doc[key]
         print(f"{what}: {t['dice']} dice, found {100 * t['found_share']:.1f} %, read right "
               f"{100 * t['right_share']:.1f} %, {t['false']} false")
@@ -101,6 +108,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  dice {size}: {v['dice']}, found {100 * v['found'] / v['dice']:.1f} %, "
                   f"read right {100 * v['right'] / v['dice']:.1f} %")
     return 0
+
+
+def _sure(conf: float, default: float) -> str:
+    """The key of the throws taken at the finder's sureness ``conf``: ``sure`` at the
+    referee's own (``default``), ``sure@C`` at another."""
+    return "sure" if conf == default else f"sure@{conf:g}"
 
 
 if __name__ == "__main__":
