@@ -234,7 +234,9 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         # whole photos at the detector's own input size (no tiles: photos come at any size)
         recipe = with_overrides(recipe, epochs=args.epochs or 30, imgsz=args.imgsz or 640, seed=args.seed, tile=0)
         out.write(f"fine-tuning the shipped {args.game} model on {data_dir} ({len(doc['names'])} classes)\n")
-        if recipe.dice_faces is not None and recipe.game == DICE_FINDER:
+        if recipe.dice_faces is not None and recipe.game == DICE_FINDER and recipe.dice_kinds:
+            yaml_path = _fine_tune_dice(args.game, start_from, data_dir, folder, out)  # one class: a die
+        elif recipe.dice_faces is not None and recipe.game == DICE_FINDER:
             import shutil
 
             from vision.dice_faces import faces_path
@@ -295,6 +297,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             _d6_face_reader(recipe, folder, out, again=args.faces_only)  # the finder reads its dice's faces again
             if args.faces_only:
                 return 0
+            if recipe.dice_kinds:
+                yaml_path = _dice_kinds_data(yaml_path, out)
         elif recipe.dice_faces is not None and not (args.pieces_only or stacks_only):
             yaml_path = _dice_in_two_stages(recipe, folder, yaml_path, out, again=args.faces_only, share=share)
             if args.faces_only:
@@ -361,7 +365,6 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
         FaceTraining,
         dataset_names,
         faces_path,
-        merge_dataset,
         train_face_reader,
     )
 
@@ -381,6 +384,14 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
         m = reader.metrics
         _save_reader("face reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_dice']} validation dice "
                      "read right", out)
+    return _dice_kinds_data(yaml_path, out)
+
+
+def _dice_kinds_data(yaml_path: Path, out: TextIO) -> Path:
+    """A copy of the dataset of ``yaml_path`` beside it with each kind of die as one detector
+    class (made once), for a detector whose face reader reads the faces."""
+    from vision.dice_faces import merge_dataset
+
     merged = yaml_path.parent.with_name(yaml_path.parent.name + "-dice-kinds")
     if not (merged / "data.yaml").is_file():
         out.write(f"relabelling each kind of die as one detector class into {merged}\n")

@@ -87,6 +87,10 @@ class Recipe:
     #: ``stack_reader`` section: a stack reader counts the counters of each stack the detector
     #: boxes more than once (:mod:`vision.stack_reader`: OneWorld's); ``None``: no such reader
     stack_reader: Mapping[str, Any] | None = None
+    #: ``train.dice_kinds``: the d6 finder's detector learns each kind of die as one class
+    #: (``d6``, whatever the face: its face reader reads the face), as a game's detector with a
+    #: ``dice_faces`` section does; ``False``: each face its own class
+    dice_kinds: bool = False
     #: ``then`` section: the stages after the first, each from the best weights of the one
     #: before (``{"epochs", "hyperparameters", "renders"}`` each; empty: one stage)
     then: tuple[Mapping[str, Any], ...] = ()
@@ -123,6 +127,7 @@ class Recipe:
                 imgsz=int(tr.get("imgsz", 640)),
                 batch=int(tr.get("batch", 16)),
                 seed=int(tr.get("seed", 0)),
+                dice_kinds=_flag(tr.get("dice_kinds", False), "train.dice_kinds"),
                 hyperparameters=dict(doc.get("hyperparameters", {})),
                 eval_count=int(ev.get("count", 200)),
                 eval_seed=int(ev.get("seed", 1001)),
@@ -139,6 +144,12 @@ class Recipe:
                               "that works)") from None
         except (TypeError, ValueError) as err:
             raise RecipeError(f"malformed recipe: {type(err).__name__}: {err}") from None
+
+
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} is true or false, not {value!r}")
+    return value
 
 
 def _then_section(doc: Any) -> tuple[dict[str, Any], ...]:

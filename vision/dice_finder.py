@@ -2,9 +2,10 @@
 
 OneWorld, Battle Grounds and The Game throw ordinary six-sided dice, which their detectors
 do not know. The d6 finder, trained on renders of many kinds of die
-(:mod:`vision.render.dice_scene`), reads them in the same frame: :func:`with_dice` runs it
-after a game's detector and adds its dice (classes ``d6-1`` .. ``d6-6``, the pips of the top
-face) to the game's detections, where the live referee reads a throw from them
+(:mod:`vision.render.dice_scene`), reads them in the same frame: its detector boxes each die
+(one class, ``d6``, whatever its face, when its recipe says ``train.dice_kinds``; else a class
+per face) and a face reader reads the pips of the top face. :func:`with_dice` runs it after a
+game's detector and adds its dice (classes ``d6-1`` .. ``d6-6``) to the game's detections, where the live referee reads a throw from them
 (:func:`tabletop.live.rolls.thrown_d6`). A die is added only when the finder is at least
 :data:`DICE_CONF` sure of it and its box does not overlap a piece the game's detector found
 (:data:`ON_PIECE_IOU`): a square counter with a mark is no die.
@@ -107,8 +108,16 @@ class DiceFinder:
 
     def __init__(self, detector: Any, faces: Any = None) -> None:
         self.detector = detector
-        self.faces = faces
+        # a detector that finds a die whatever its face (one class, ``d6``) reads the faces
+        # with the same reader already (``Detector.faces``): not read twice
+        self.faces = None if getattr(detector, "faces", None) is not None else faces
         self._ids = {name: k for k, name in enumerate(detector.names)}
+
+    @property
+    def face_reader(self) -> Any:
+        """The face reader that reads the dice's faces (the finder's own, or its detector's
+        when the detector finds a die whatever its face), or ``None``."""
+        return self.faces if self.faces is not None else getattr(self.detector, "faces", None)
 
     @classmethod
     def load(cls, weights: str = "d6", backend: str = "auto") -> DiceFinder:
@@ -118,7 +127,9 @@ class DiceFinder:
         from vision.dice_faces import FaceReader, faces_path
 
         path = faces_path(resolve_weights(weights))
-        return cls(Detector.load(weights, backend), FaceReader.load(path) if path.is_file() else None)
+        detector = Detector.load(weights, backend)
+        reads = detector.faces is None and path.is_file()
+        return cls(detector, FaceReader.load(path) if reads else None)
 
     def detect(self, frame: np.ndarray) -> Detections:
         d = one_box_per_die(self.detector.detect(frame))

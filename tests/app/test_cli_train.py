@@ -476,7 +476,9 @@ def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
 def test_the_d6_finder_is_trained_with_its_face_reader(cli: Runner, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """``tabletop train d6`` renders dice frames (not a game), trains the detector and then
-    the face reader beside it; the two load as the finder the live referee runs."""
+    the face reader beside it; the two load as the finder the live referee runs. Here with
+    a recipe whose detector learns each face as a class (the finder reads the faces again);
+    the shipped recipe's one class: the test below."""
     from dataclasses import replace
 
     from vision import detect_train
@@ -484,9 +486,9 @@ def test_the_d6_finder_is_trained_with_its_face_reader(cli: Runner, tmp_path: Pa
 
     shipped = detect_train.load_recipe
 
-    def quick(game: str) -> detect_train.Recipe:  # one epoch each: the flow, not the accuracy
+    def quick(game: str) -> detect_train.Recipe:  # one epoch each: the flow, not the accuracy; a class a face
         recipe = shipped(game)
-        return replace(recipe, dice_faces={**(recipe.dice_faces or {}), "epochs": 1})
+        return replace(recipe, dice_kinds=False, dice_faces={**(recipe.dice_faces or {}), "epochs": 1})
 
     monkeypatch.setattr(detect_train, "load_recipe", quick)
     out = tmp_path / "out"
@@ -498,6 +500,56 @@ def test_the_d6_finder_is_trained_with_its_face_reader(cli: Runner, tmp_path: Pa
     finder = DiceFinder.load(str(out / "d6.pt"), "ultralytics")
     assert finder.faces is not None and finder.detector.names == tuple(f"d6-{k}" for k in range(1, 7))
     assert "d6" in cli("train", "--help").out
+
+
+def test_a_d6_finder_that_finds_a_die_whatever_its_face_learns_one_class(cli: Runner, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``train.dice_kinds`` in its recipe the d6 finder's detector learns one class,
+    ``d6``, from a copy of the renders relabelled so; the face reader beside it reads the
+    faces, and the finder reports them as before."""
+    from dataclasses import replace
+
+    from vision import detect_train
+    from vision.dice_finder import DiceFinder
+
+    shipped = detect_train.load_recipe
+
+    def quick(game: str) -> detect_train.Recipe:
+        recipe = shipped(game)
+        return replace(recipe, dice_kinds=True, dice_faces={**(recipe.dice_faces or {}), "epochs": 1})
+
+    monkeypatch.setattr(detect_train, "load_recipe", quick)
+    out = tmp_path / "out"
+    result = cli("train", "d6", "--count", "12", "--epochs", "1", "--imgsz", "128", "--out", str(out))
+    assert result.code == 0, result.err
+    assert "relabelling each kind of die as one detector class" in result.out
+    merged = (out / "data-dice-kinds" / "labels" / "train")
+    rows = [r for f in merged.glob("*.txt") for r in f.read_text().splitlines()]
+    assert rows and {r.split()[0] for r in rows} == {"0"}
+    finder = DiceFinder.load(str(out / "d6.pt"), "ultralytics")
+    assert finder.detector.info.names == ("d6",) and finder.face_reader is not None and finder.faces is None
+    assert finder.detector.names == tuple(f"d6-{k}" for k in range(1, 7))
+
+
+def test_the_d6_finder_is_fine_tuned_on_photos_labelled_by_their_faces(cli: Runner, tmp_path: Path) -> None:
+    """Photos labelled by faces (``d6-1`` .. ``d6-6``), as the renders are, fine-tune the
+    shipped d6 finder: where its recipe has the detector find a die whatever its face
+    (``train.dice_kinds``), the photos are relabelled so, and the shipped face reader goes
+    beside the new weights; the finder loads from them and reports faces."""
+    from vision.detect_train import load_recipe
+    from vision.dice_finder import DiceFinder
+    from vision.render.dice_scene import write_dice_dataset
+
+    photos = tmp_path / "photos"
+    write_dice_dataset(photos, 6, seed=5, val_every=3)
+    out = tmp_path / "out"
+    result = cli("train", "d6", "--data", str(photos), "--epochs", "1", "--imgsz", "64", "--out", str(out))
+    assert result.code == 0, result.err
+    finder = DiceFinder.load(str(out / "d6.pt"), "ultralytics")
+    assert finder.face_reader is not None and finder.detector.names == tuple(f"d6-{k}" for k in range(1, 7))
+    one_class = load_recipe("d6").dice_kinds
+    assert ("relabelling each kind of die" in result.out) == one_class
+    assert finder.detector.info.names == (("d6",) if one_class else finder.detector.names)
 
 
 def test_stacks_only_trains_no_other_reader(cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

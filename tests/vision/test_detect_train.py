@@ -65,6 +65,11 @@ def test_recipes_say_what_is_wrong() -> None:
         Recipe.from_json({"game": "oneworld", "data": {"count": 10, "seed": 1}})
     with pytest.raises(RecipeError, match="no training recipe for 'chess'"):
         load_recipe("chess")
+    base = {"game": "d6", "architecture": "yolo11n.yaml", "data": {"count": 10, "seed": 1}}
+    with pytest.raises(RecipeError, match="train.dice_kinds is true or false, not 'yes'"):
+        Recipe.from_json({**base, "train": {"dice_kinds": "yes"}})
+    assert Recipe.from_json({**base, "train": {"dice_kinds": True}}).dice_kinds
+    assert not Recipe.from_json(base).dice_kinds
 
 
 def test_a_dataset_yaml_gets_an_absolute_path(tmp_path: Path) -> None:

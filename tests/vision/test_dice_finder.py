@@ -82,6 +82,27 @@ def test_the_face_reader_names_each_die_and_says_how_sure() -> None:
     assert d.face_confidence.tolist() == [0.97, 0.4]
 
 
+def test_a_detector_that_finds_a_die_whatever_its_face_reads_the_faces_once() -> None:
+    """A detector of one class (``d6``) reads each face with the face reader beside its
+    weights itself (:class:`vision.detect.Detector`): the finder does not read it again."""
+    class Reader:
+        def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+            raise AssertionError("a face read twice")
+
+    class Detector:
+        names = CLASSES
+        faces = object()  # its own reader
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return Detections(np.array([[0., 0, 10, 10]]), np.array([0.9]), np.array([4]),
+                              class_name=np.array(["d6-5"], object), face_confidence=np.array([0.98]))
+
+    finder = DiceFinder(Detector(), Reader())
+    d = finder.detect(np.zeros((40, 40, 3), np.uint8))
+    assert d.class_name.tolist() == ["d6-5"] and d.face_confidence.tolist() == [0.98]
+    assert finder.faces is None and finder.face_reader is Detector.faces
+
+
 @pytest.mark.skipif(not SHIPPED, reason="models/d6.pt is not shipped")
 def test_the_shipped_finder_reads_dice_it_never_saw() -> None:
     """Renders of a seed the finder never trained on (its recipe's evaluation seed): of the
@@ -92,7 +113,7 @@ def test_the_shipped_finder_reads_dice_it_never_saw() -> None:
     from vision.detect_train import load_recipe
 
     finder = DiceFinder.load()
-    assert finder.faces is not None and tuple(finder.detector.names) == CLASSES
+    assert finder.face_reader is not None and tuple(finder.detector.names) == CLASSES
     assert models.DICE_FINDER not in models.available()
     recipe = load_recipe(models.DICE_FINDER)
     assert recipe.architecture.endswith(".yaml") and recipe.data_seed != recipe.eval_seed
