@@ -91,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         found = "n/a" if f["found"] is None else f"{100 * f['found']:.1f} %"
         sizes = ", ".join(f"{n} px {k}" for n, k in f["sizes"].items())
         print(f"{what:9s} {f['images']} photos, {f['objects']} labelled: found {found}{right}, "
-              f"{f['false_detections']} false detections (read at {sizes})")
+              f"{f['false_detections']} false detections ({f['false_on_an_object']} on a labelled one: loose or "
+              f"twice; read at {sizes})")
     return 0
 
 

@@ -620,18 +620,25 @@ def labels_as_detections(sample: Sample) -> Detections:
     return Detections(sample.boxes.copy(), np.ones(n), sample.classes.copy(), None, kps)
 
 
+#: A detection that matches no labelled object yet overlaps one this much (IoU) is on it: a
+#: loose box, or the object boxed twice (:func:`transfer_figures`).
+NEAR_IOU = 0.1
+
+
 def transfer_figures(samples: Sequence[Sample], detect: Callable[[np.ndarray], Detections], names: Sequence[str],
                      kinds: Iterable[str], right_of: Mapping[int, str] | None = None,
                      conf: float = 0.25) -> dict[str, float | int | None]:
     """How a model does on photos labelled in another scheme (real checkers, real dice):
     of the labelled objects, the share found by a detection of one of ``kinds`` (IoU >= 0.5,
     confidence >= ``conf``), the share read as ``right_of[label class]`` when given, and
-    the detections of ``kinds`` matching nothing."""
+    the detections of ``kinds`` matching nothing, and of those, the ones that overlap a
+    labelled object all the same (IoU >= :data:`NEAR_IOU`: a loose box, or one object boxed
+    twice) rather than lying where nothing is labelled."""
     import cv2
 
     names = tuple(names)
     wanted = {i for i, n in enumerate(names) if n in set(kinds)}
-    total = found = right = extra = 0
+    total = found = right = extra = near = 0
     for s in samples:
         frame = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
         if frame is None:
@@ -642,6 +649,9 @@ def transfer_figures(samples: Sequence[Sample], detect: Callable[[np.ndarray], D
         total += len(s.boxes)
         found += len(pairs)
         extra += len(det) - len(pairs)
+        unmatched = np.setdiff1d(np.arange(len(det)), list(pairs.values()))
+        if len(unmatched) and len(s.boxes):
+            near += int((box_iou(det.xyxy[unmatched], s.boxes).max(axis=1) >= NEAR_IOU).sum())
         if right_of is not None:
             right += sum(1 for j, i in pairs.items() if names[det.class_id[i]] == right_of.get(int(s.classes[j])))
     return {
@@ -649,5 +659,6 @@ def transfer_figures(samples: Sequence[Sample], detect: Callable[[np.ndarray], D
         "found": _round(found / total) if total else None,
         "right": _round(right / total) if total and right_of is not None else None,
         "false_detections": extra,
+        "false_on_an_object": near,
         "images": len(samples),
     }

@@ -287,4 +287,13 @@ def test_transfer_figures_on_photos_labelled_another_way(tmp_path: Path) -> None
         return Detections(np.vstack([boxes, [[0, 0, 10, 10]]]), np.array([0.9, 0.8, 0.9]), np.array([2, 4, 6]))
 
     figures = transfer_figures(samples, detect, names, names[:6], {k: f"d6-{k + 1}" for k in range(6)})
-    assert figures == {"objects": 2, "found": 1.0, "right": 0.5, "false_detections": 0, "images": 1}
+    assert figures == {"objects": 2, "found": 1.0, "right": 0.5, "false_detections": 0, "false_on_an_object": 0,
+                       "images": 1}
+
+    def loose(frame: np.ndarray) -> Detections:  # the 3 boxed twice, once far too wide; a die where none lies
+        wide = boxes[0] + np.array([-20.0, -15, 20, 15])
+        return Detections(np.vstack([boxes, [wide], [[150, 80, 160, 95]]]), np.array([0.9, 0.8, 0.7, 0.6]),
+                          np.array([2, 5, 2, 0]))
+
+    figures = transfer_figures(samples, loose, names, names[:6], {k: f"d6-{k + 1}" for k in range(6)})
+    assert (figures["found"], figures["false_detections"], figures["false_on_an_object"]) == (1.0, 2, 1)
