@@ -371,13 +371,17 @@ class OutdoorSession:
         reach = opts.action_range + opts.tolerance
         height = getattr(getattr(self.assistant, "config", None), "piece_height", 0.4)
         fresh = [q for q in report.readings if q.method != KEPT]
+        # the pieces of the last settled position read again now (nearest first, each reading once)
+        paired = pair_nearest([(o.side, o.centre) for o in self.settled.readings],
+                              [(q.side, q.centre) for q in fresh], STILL)
         # readings of each side beyond the pieces it had: only such a one, read as the other
         # side, can be a piece of this side lying (not a piece of that side, moved here)
-        # (a piece kept out of sight then counts only where it is read again now)
+        # (a piece kept out of sight then counts only where a reading of its own stands now,
+        # not one that is the reading of a piece beside it)
         spare = {side: sum(1 for q in fresh if q.side == side and not off_field(q.centre, opts)
                            and not _near(q, self._left))
-                 - sum(1 for o in self.settled.readings if o.side == side and (o.method != KEPT or any(
-                     q.side == side and q.centre.distance(o.centre) <= STILL for q in fresh)))
+                 - sum(1 for i, o in enumerate(self.settled.readings) if o.side == side
+                       and (o.method != KEPT or i in paired))
                  for side in {q.side for q in fresh}}
         lying: list[PieceReading] = []
         was: list[PieceReading] = []  # the settled piece each lies for
@@ -410,10 +414,9 @@ class OutdoorSession:
         # a piece said to be knocked down, still boxed where it lies in the still positions
         # after: a reading there that is no piece of the last one (moved a little) and whose
         # place looks as it did then, when the piece already lay there, still lies
-        paired = set(pair_nearest([(o.side, o.centre) for o in self.settled.readings],
-                                  [(q.side, q.centre) for q in fresh], STILL).values())
+        read_again = set(paired.values())
         for _, at in self._down:
-            here = [q for j, q in enumerate(fresh) if j not in paired and q not in down and q.centre.distance(at) <= STILL]
+            here = [q for j, q in enumerate(fresh) if j not in read_again and q not in down and q.centre.distance(at) <= STILL]
             if here:
                 q = min(here, key=lambda q: q.centre.distance(at))
                 if (place_likeness(q, before, before_view, now.image, now.view, height) or -1.0) >= LIKE:

@@ -1297,3 +1297,28 @@ def test_a_piece_read_twice_that_moves_leaves_no_gone_piece_behind():
     apart = assess([laid("B1", 14.5, 11.0), laid("B2", 14.5, 12.0), red])  # side by side, 1" apart
     said = compare(apart, after)
     assert len(said) == 2 and any(" is gone" in s for s in said)
+
+
+def test_a_piece_kept_out_of_sight_right_behind_another_is_not_counted_as_read_again():
+    """As above, but R3 is kept right behind R2, their feet touching (centres 0.98" apart:
+    within an inch). R2's reading stands within an inch of R3's place, yet it is R2's own:
+    R3 is not read again, so it does not count among the red pieces, and the red reading left
+    over is B1 lying: the closing in and the knockdown are said."""
+    from dataclasses import replace
+
+    from tabletop.outdoor.memory import KEPT
+
+    view = _frame([]).view
+    ground = np.full((720, 1280, 3), 110, np.uint8)
+    r1 = replace(_seen("R1", 10.0, 12, 0, view), dot=FieldPoint(10.4, 12))
+    b1 = replace(_seen("B1", 11.6, 12, 0, view), dot=FieldPoint(12.0, 12))
+    far = _seen("R2", 4, 20, 90, view, cover=(4, 20.98))
+    kept = replace(_seen("R3", 4, 20.98, 90, view), method=KEPT)  # touching R2, behind it, then and now
+    closed = replace(_seen("R1", 10.4, 12, 0, view), dot=FieldPoint(10.8, 12))
+    lying = replace(_seen("B1", 11.6, 12, 0, view), side="red", confidence=0.35)
+    before = _dotted(_dotted(ground, (12.0, 12)), (10.4, 12), _RED)
+    after = _dotted(ground, (10.8, 12), _RED)
+    said, session = _knockdown([r1, b1, far, kept], [closed, lying, far], before, after)
+    assert [(r.side, r.centre) for r in session.settled.readings if r.method == KEPT] == \
+        [("red", FieldPoint(4, 20.98))]
+    assert said[:2] == ["Red R1 closed in on B1 to act.", "Blue B1 is out of play: knocked down by Red R1."], said
