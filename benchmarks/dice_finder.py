@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.render.dice_scene import CLASSES, render_dice
 
     finder = DiceFinder.load(args.finder)
-    throws = args.throw_conf or [DICE_CONF]
+    throws = list(dict.fromkeys(args.throw_conf or [DICE_CONF]))  # each sureness counted once
     keys = ["all", *(_sure(c, DICE_CONF) for c in throws)]
     tally = {k: {"dice": 0, "found": 0, "right": 0, "false": 0} for k in keys}
     by_size = {s: {"dice": 0, "found": 0, "right": 0} for s in SIZES}

@@ -167,3 +167,30 @@ def test_the_dice_keep_how_sure_their_faces_were_read() -> None:
 
     seen = BoardMapper("the-game", None, (10.0, 10.0)).map(both, Flat())
     assert seen.dice == () and seen.unsure_dice == 1
+
+
+def test_the_benchmark_counts_each_throw_sureness_once(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks/dice_finder.py --throw-conf``: a sureness given twice (or the referee's
+    own given again) is counted once, not its dice and false boxes twice."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    import vision.dice_finder
+
+    spec = importlib.util.spec_from_file_location(
+        "dice_finder_bench", Path(__file__).resolve().parents[2] / "benchmarks" / "dice_finder.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+
+    class Finder:  # a die box where none lies in every frame
+        def detect(self, frame: np.ndarray) -> Detections:
+            return Detections(np.array([[0., 0, 4, 4]]), np.array([0.9]), np.array([0]),
+                              class_name=np.array(["d6-1"], object), face_confidence=np.array([1.0]))
+
+    monkeypatch.setattr(vision.dice_finder.DiceFinder, "load", classmethod(lambda cls, *a, **k: Finder()))
+    assert bench.main(["--frames", "2", "--throw-conf", str(DICE_CONF), "0.5", "0.5", str(DICE_CONF), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["sure"]["dice"] == doc["sure@0.5"]["dice"] == doc["all"]["dice"]
+    assert doc["sure"]["false"] == doc["sure@0.5"]["false"] == 2
