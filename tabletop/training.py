@@ -168,12 +168,14 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         EpochReport,
         RecipeError,
         continue_training,
+        data_names,
         later_stages,
         load_recipe,
         resolved_data_yaml,
         stage_ordinal,
         tile_dataset,
         train,
+        weights_names,
         with_overrides,
     )
 
@@ -322,6 +324,12 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
                                          for k, stage in enumerate(ran)]
     if continue_from is not None and stages:
         yaml_path = stage_data[-1] or yaml_path
+        # ultralytics would start the class head of weights of other classes afresh, unsaid
+        # (the d6 finder's weights of a class a face, continued where the recipe learns one)
+        had, learns = weights_names(Path(continue_from)), data_names(yaml_path)
+        if had is not None and had != learns:
+            raise InputError("--continue", f"{continue_from} finds {', '.join(had)}; this training learns "
+                             f"{', '.join(learns)}: continue weights of the same classes")
         out.write(f"continuing {continue_from} for {stages[-1].epochs} epochs (the recipe's "
                   f"{stage_ordinal(len(stages) + 1)} stage) at {stages[-1].imgsz} px into {folder}\n")
     else:

@@ -39,6 +39,7 @@ __all__ = [
     "RecipeError",
     "TrainResult",
     "continue_training",
+    "data_names",
     "later_stages",
     "load_recipe",
     "resolved_data_yaml",
@@ -46,6 +47,7 @@ __all__ = [
     "tile_dataset",
     "train",
     "union_data_yaml",
+    "weights_names",
 ]
 
 
@@ -330,6 +332,30 @@ def continue_training(recipe: Recipe, data_yaml: Path, out: Path, weights: Path,
         raise RecipeError(f"{recipe.game}'s recipe has no 'then' stage to continue with")
     return _train_stage(stages[-1], data_yaml, out, start_from=Path(weights), progress=progress, fraction=fraction,
                         verbose=verbose, name=_stage_name(len(stages) - 1))
+
+
+def weights_names(weights: Path) -> tuple[str, ...] | None:
+    """The class names of ultralytics weights ``weights``, in class order (``None`` where the
+    file holds no model they can be read from)."""
+    import torch
+
+    try:
+        ckpt = torch.load(str(weights), map_location="cpu", weights_only=False)
+    except Exception:  # noqa: BLE001 - not a checkpoint this can read: the training says why
+        return None
+    model = (ckpt.get("ema") or ckpt.get("model")) if isinstance(ckpt, dict) else None
+    names = getattr(model, "names", None)
+    if isinstance(names, dict):
+        return tuple(str(names[k]) for k in sorted(names))
+    return tuple(str(n) for n in names) if isinstance(names, (list, tuple)) else None
+
+
+def data_names(data_yaml: Path) -> tuple[str, ...]:
+    """The class names of the dataset YAML ``data_yaml`` (a list, or a mapping of ids)."""
+    import yaml
+
+    names = yaml.safe_load(Path(data_yaml).read_text(encoding="utf-8"))["names"]
+    return tuple(str(names[k]) for k in sorted(names)) if isinstance(names, dict) else tuple(str(n) for n in names)
 
 
 def union_data_yaml(base: Path, extra: Sequence[Path], into: Path) -> Path:

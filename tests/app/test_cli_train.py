@@ -304,6 +304,34 @@ def test_continue_renders_only_what_the_last_stage_trains_on(cli: Runner, tmp_pa
     assert not (out / "data-seed5").exists()
 
 
+def test_continue_refuses_weights_of_other_classes_than_the_data(cli: Runner, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tabletop train d6 --continue W``: the shipped recipe's detector learns one class
+    (``train.dice_kinds``), so weights of the finder before it, a class a face, are refused
+    (ultralytics would quietly start their class head afresh); the shipped one-class weights
+    continue on the relabelled renders."""
+    import torch
+
+    from vision.dice_faces import faces_path
+
+    asked, sources = _recording_ultralytics(monkeypatch)
+    out = tmp_path / "out"
+    out.mkdir()
+    shutil.copyfile(faces_path(models.weights_path("d6")), faces_path(out / "d6.pt"))  # no face reader training
+    ckpt = torch.load(models.weights_path("d6"), map_location="cpu", weights_only=False)
+    ckpt["model"].names = {k: f"d6-{k + 1}" for k in range(6)}
+    six = tmp_path / "six.pt"
+    torch.save(ckpt, six)
+    result = cli("train", "d6", "--continue", str(six), "--count", "4", "--out", str(out))
+    assert result.code == 2 and asked == []
+    assert "--continue" in result.err and "d6-1" in result.err, result.err
+    one = tmp_path / "one.pt"
+    shutil.copyfile(models.weights_path("d6"), one)
+    result = cli("train", "d6", "--continue", str(one), "--count", "4", "--out", str(out))
+    assert result.code == 0, result.err
+    assert sources == [str(one)] and Path(str(asked[0]["data"])) == out / "data-dice-kinds" / "data.yaml"
+
+
 def test_pieces_only_trains_and_saves_a_loadable_piece_reader(cli: Runner, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """``--pieces-only`` renders the recipe's data and trains just the piece reader, saved
