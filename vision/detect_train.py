@@ -90,8 +90,9 @@ class Recipe:
     #: boxes more than once (:mod:`vision.stack_reader`: OneWorld's); ``None``: no such reader
     stack_reader: Mapping[str, Any] | None = None
     #: ``train.dice_kinds``: the d6 finder's detector learns each kind of die as one class
-    #: (``d6``, whatever the face: its face reader reads the face), as a game's detector with a
-    #: ``dice_faces`` section does; ``False``: each face its own class
+    #: (``d6``, whatever the face: its face reader, the recipe's ``dice_faces``, reads the
+    #: face), as a game's detector with a ``dice_faces`` section always does; ``False``: the d6
+    #: finder's detector learns each face as its own class (a game's recipe ignores it)
     dice_kinds: bool = False
     #: ``then`` section: the stages after the first, each from the best weights of the one
     #: before (``{"epochs", "hyperparameters", "renders"}`` each; empty: one stage)
@@ -116,6 +117,9 @@ class Recipe:
     def from_json(cls, doc: Mapping[str, Any]) -> Recipe:
         try:
             data, tr, ev = doc["data"], doc.get("train", {}), doc.get("eval", {})
+            if _flag(tr.get("dice_kinds", False), "train.dice_kinds") and doc.get("dice_faces") is None:
+                raise ValueError("train.dice_kinds needs a dice_faces section (the face reader that reads "
+                                 "the faces of the dice the detector boxes)")
             return cls(
                 game=str(doc["game"]),
                 architecture=str(doc["architecture"]),

@@ -68,7 +68,9 @@ def test_recipes_say_what_is_wrong() -> None:
     base = {"game": "d6", "architecture": "yolo11n.yaml", "data": {"count": 10, "seed": 1}}
     with pytest.raises(RecipeError, match="train.dice_kinds is true or false, not 'yes'"):
         Recipe.from_json({**base, "train": {"dice_kinds": "yes"}})
-    assert Recipe.from_json({**base, "train": {"dice_kinds": True}}).dice_kinds
+    with pytest.raises(RecipeError, match="train.dice_kinds needs a dice_faces section"):
+        Recipe.from_json({**base, "train": {"dice_kinds": True}})  # no face reader would read the faces
+    assert Recipe.from_json({**base, "train": {"dice_kinds": True}, "dice_faces": {"epochs": 1}}).dice_kinds
     assert not Recipe.from_json(base).dice_kinds
 
 
