@@ -275,7 +275,7 @@ def main() -> int:
                     help="no frames of the hand that puts each piece down or moves it (positions change between frames)")
     ap.add_argument("--sample", type=int, action="append", metavar="N",
                     help="follow only the game of this sample (the number each game's line of --say gives; "
-                         "repeatable): to look at one game again")
+                         "repeatable, each followed whatever --games says): to look at one game again")
     ap.add_argument("--say", action="store_true", help="print what the session that keeps pieces says, step by step")
     ap.add_argument("--restart", action="store_true",
                     help="also sessions restarted from their logs before every move, with and without the last frame")
@@ -301,7 +301,8 @@ def main() -> int:
     games = positions = no_field = unsettled = 0
     g = -1
     last = max(args.sample) if args.sample else 4 * args.games
-    while games < args.games and g < last:
+    wanted = len(set(args.sample)) if args.sample else args.games  # --sample: each game given, whatever --games
+    while games < wanted and g < last:
         g += 1
         if args.sample and g not in args.sample:
             continue
@@ -396,7 +397,7 @@ def main() -> int:
             log.close()
         if sessions:
             games += 1
-        print(f"game {games}/{args.games} (sample {g}): {len(standing)} pieces, {len(plan)} positions", file=sys.stderr,
+        print(f"game {games}/{wanted} (sample {g}): {len(standing)} pieces, {len(plan)} positions", file=sys.stderr,
               flush=True)
     source = "labelled boxes and dots (no detector)" if detector is None else (
         ("the shipped detector" if not args.weights else f"detector {args.weights}") + f" at {args.imgsz}")

@@ -31,3 +31,15 @@ def test_pieces_to_find_are_told_apart_by_how_much_of_them_is_in_sight():
             break
     assert set(seen) == set(outdoor.SIGHT), seen
     assert seen["clear"] > seen["hand"] and seen["clear"] > seen["hidden"]
+
+
+def test_the_game_benchmark_follows_every_sample_given(monkeypatch, capsys):
+    """benchmarks/outdoor_game.py ``--sample N`` (repeatable) follows each game given, however
+    few ``--games`` says (labelled boxes, the set-up alone: a few seconds)."""
+    import outdoor_game
+
+    monkeypatch.setattr(sys, "argv", ["outdoor_game.py", "--truth-boxes", "--moves", "0", "--games", "1",
+                                      "--sample", "3", "--sample", "5"])
+    assert outdoor_game.main() == 0
+    followed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("game ")]
+    assert [line.split("(sample ")[1].split(")")[0] for line in followed] == ["3", "5"], followed
