@@ -255,7 +255,7 @@ def resolved_data_yaml(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
         names = dict(enumerate(names))
     if not isinstance(names, dict) or not names:
         raise DetectorError(f"{src}: names must be a list or a mapping of class ids to names")
-    base = Path(doc.get("path") or folder)
+    base = Path(doc.get("path") or ".")  # no path: the folder itself
     if not base.is_absolute():
         base = (folder / base).resolve()
     for split in ("train", "val"):

@@ -84,6 +84,20 @@ def test_a_dataset_yaml_gets_an_absolute_path(tmp_path: Path) -> None:
     assert out.parent == tmp_path / "run"
 
 
+def test_a_dataset_yaml_without_a_path_given_as_a_relative_folder(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's layout (``train: images/train``, ``val: images/val``, ``names``: no ``path``)
+    given as ``--data my-photos`` from the folder holding it: the images lie in the folder
+    itself, not in ``my-photos/my-photos``."""
+    data = tmp_path / "my-photos"
+    (data / "images" / "train").mkdir(parents=True)
+    (data / "images" / "val").mkdir(parents=True)
+    (data / "data.yaml").write_text("train: images/train\nval: images/val\nnames: [a, b]\n")
+    monkeypatch.chdir(tmp_path)
+    _, doc = resolved_data_yaml(Path("my-photos"), tmp_path / "run")
+    assert Path(doc["path"]) == data.resolve()
+
+
 def _recipe(**then: object) -> Recipe:
     doc: dict[str, object] = {"game": "the-game", "architecture": "yolo11n-pose.yaml", "data": {"count": 4, "seed": 1},
                               "train": {"epochs": 5}, "hyperparameters": {"optimizer": "auto", "scale": 0.3}}
