@@ -573,6 +573,9 @@ def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out:
 
     from vision.dice_faces import faces_path, merge_dataset
 
+    if not (Path(data_dir) / "images").is_dir():  # what merge_dataset relabels (ultralytics reads other layouts too)
+        raise InputError("--data", f"{data_dir}: dice are relabelled as their kinds from the images/ and labels/ "
+                         "folders in it (images/train, labels/train, images/val, labels/val): lay the photos out so")
     merged = folder / "data-dice-kinds"
     out.write(f"relabelling each kind of die as one detector class into {merged}; the shipped face reader "
               "reads the faces\n")

@@ -580,6 +580,28 @@ def test_the_d6_finder_is_fine_tuned_on_photos_labelled_by_their_faces(cli: Runn
     assert finder.detector.info.names == (("d6",) if one_class else finder.detector.names)
 
 
+def test_dice_photos_not_laid_out_as_images_and_labels_are_refused_for_relabelling(cli: Runner, tmp_path: Path) -> None:
+    """Dice relabelled as their kinds for the detector (the d6 finder's one class) are read
+    from the dataset's images/ and labels/: photos laid out otherwise (a split's own
+    images/ and labels/, as some labelling tools export them) are refused in one line that
+    says the layout, not with a missing file of the relabelled copy."""
+    import yaml
+
+    from vision.render.dice_scene import write_dice_dataset
+
+    src = tmp_path / "src"
+    write_dice_dataset(src, 3, seed=5, val_every=3)
+    photos = tmp_path / "photos"
+    for split, to in (("train", "train"), ("val", "valid")):
+        for kind in ("images", "labels"):
+            shutil.copytree(src / kind / split, photos / to / kind)
+    names = yaml.safe_load((src / "data.yaml").read_text())["names"]
+    (photos / "data.yaml").write_text(yaml.safe_dump({"train": "train/images", "val": "valid/images", "names": names}))
+    result = cli("train", "d6", "--data", str(photos), "--epochs", "1", "--imgsz", "64", "--out", str(tmp_path / "o"))
+    assert result.code == 2, (result.out, result.err)
+    assert result.err.startswith("tabletop: error: --data:") and "images/" in result.err, result.err
+
+
 def test_stacks_only_trains_no_other_reader(cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--stacks-only`` on a recipe that also has a facing reader (The Game's, with a
     ``stack_reader`` section added) trains the stack reader alone, as ``--pieces-only`` and
