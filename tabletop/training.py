@@ -579,6 +579,8 @@ def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out:
     merged = folder / "data-dice-kinds"
     out.write(f"relabelling each kind of die as one detector class into {merged}; the shipped face reader "
               "reads the faces\n")
+    if merged.exists():  # a copy made for an earlier training here: its photos are not these
+        shutil.rmtree(merged)
     merge_dataset(data_dir, merged)
     reader = faces_path(weights)
     if reader.is_file():

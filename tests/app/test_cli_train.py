@@ -602,6 +602,24 @@ def test_dice_photos_not_laid_out_as_images_and_labels_are_refused_for_relabelli
     assert result.err.startswith("tabletop: error: --data:") and "images/" in result.err, result.err
 
 
+def test_fine_tuning_dice_twice_into_one_folder_trains_on_the_second_photos_alone(tmp_path: Path) -> None:
+    """The copy of the photos relabelled by kind of die is made afresh for each fine-tuning:
+    photos of an earlier one in the same output folder do not join the next."""
+    import io
+
+    from tabletop.training import _fine_tune_dice
+    from vision.render.dice_scene import write_dice_dataset
+
+    first, second, out = tmp_path / "first", tmp_path / "second", tmp_path / "out"
+    write_dice_dataset(first, 4, seed=5, val_every=2)
+    write_dice_dataset(second, 2, seed=6, val_every=2)
+    weights = models.weights_path(models.DICE_FINDER)
+    _fine_tune_dice("d6", weights, first, out, io.StringIO())
+    data = _fine_tune_dice("d6", weights, second, out, io.StringIO())
+    copied = sorted(p.name for p in (data.parent / "images").rglob("*") if p.is_file())
+    assert copied == sorted(p.name for p in (second / "images").rglob("*") if p.is_file()) and len(copied) == 2
+
+
 def test_stacks_only_trains_no_other_reader(cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--stacks-only`` on a recipe that also has a facing reader (The Game's, with a
     ``stack_reader`` section added) trains the stack reader alone, as ``--pieces-only`` and
