@@ -117,7 +117,8 @@ class Recipe:
     def from_json(cls, doc: Mapping[str, Any]) -> Recipe:
         try:
             data, tr, ev = doc["data"], doc.get("train", {}), doc.get("eval", {})
-            if _flag(tr.get("dice_kinds", False), "train.dice_kinds") and doc.get("dice_faces") is None:
+            kinds = _flag(tr.get("dice_kinds", False), "train.dice_kinds")
+            if kinds and doc.get("dice_faces") is None:
                 raise ValueError("train.dice_kinds needs a dice_faces section (the face reader that reads "
                                  "the faces of the dice the detector boxes)")
             return cls(
@@ -133,7 +134,7 @@ class Recipe:
                 imgsz=int(tr.get("imgsz", 640)),
                 batch=int(tr.get("batch", 16)),
                 seed=int(tr.get("seed", 0)),
-                dice_kinds=_flag(tr.get("dice_kinds", False), "train.dice_kinds"),
+                dice_kinds=kinds,
                 hyperparameters=dict(doc.get("hyperparameters", {})),
                 eval_count=int(ev.get("count", 200)),
                 eval_seed=int(ev.get("seed", 1001)),

@@ -501,27 +501,36 @@ def test_a_recipe_file_and_a_gpu_reach_the_training(cli: Runner, tmp_path: Path,
     assert other.code == 2 and "a recipe for 'oneworld', not 'the-game'" in other.err
 
 
+def _quick_d6(cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dice_kinds: bool) -> tuple[Any, Path]:
+    """``tabletop train d6`` on 12 renders, one epoch of the detector at 128 px and one of the
+    face reader (the flow, not the accuracy), its detector learning a die whatever its face
+    or each face as a class; what it printed and where it wrote."""
+    from dataclasses import replace
+
+    from vision import detect_train
+
+    shipped = detect_train.load_recipe
+
+    def quick(game: str) -> detect_train.Recipe:
+        recipe = shipped(game)
+        return replace(recipe, dice_kinds=dice_kinds, dice_faces={**(recipe.dice_faces or {}), "epochs": 1})
+
+    monkeypatch.setattr(detect_train, "load_recipe", quick)
+    out = tmp_path / "out"
+    result = cli("train", "d6", "--count", "12", "--epochs", "1", "--imgsz", "128", "--out", str(out))
+    assert result.code == 0, result.err
+    return result, out
+
+
 def test_the_d6_finder_is_trained_with_its_face_reader(cli: Runner, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """``tabletop train d6`` renders dice frames (not a game), trains the detector and then
     the face reader beside it; the two load as the finder the live referee runs. Here with
     a recipe whose detector learns each face as a class (the finder reads the faces again);
     the shipped recipe's one class: the test below."""
-    from dataclasses import replace
-
-    from vision import detect_train
     from vision.dice_finder import DiceFinder
 
-    shipped = detect_train.load_recipe
-
-    def quick(game: str) -> detect_train.Recipe:  # one epoch each: the flow, not the accuracy; a class a face
-        recipe = shipped(game)
-        return replace(recipe, dice_kinds=False, dice_faces={**(recipe.dice_faces or {}), "epochs": 1})
-
-    monkeypatch.setattr(detect_train, "load_recipe", quick)
-    out = tmp_path / "out"
-    result = cli("train", "d6", "--count", "12", "--epochs", "1", "--imgsz", "128", "--out", str(out))
-    assert result.code == 0, result.err
+    result, out = _quick_d6(cli, tmp_path, monkeypatch, dice_kinds=False)  # a class a face
     doc = json.loads((out / "data" / "dataset.json").read_text())
     assert doc["game"] == "d6" and doc["count"] == 12
     assert "face reader epoch 1/1" in result.err and f"saved {out / 'd6.faces.pt'}" in result.out
@@ -535,21 +544,9 @@ def test_a_d6_finder_that_finds_a_die_whatever_its_face_learns_one_class(cli: Ru
     """With ``train.dice_kinds`` in its recipe the d6 finder's detector learns one class,
     ``d6``, from a copy of the renders relabelled so; the face reader beside it reads the
     faces, and the finder reports them as before."""
-    from dataclasses import replace
-
-    from vision import detect_train
     from vision.dice_finder import DiceFinder
 
-    shipped = detect_train.load_recipe
-
-    def quick(game: str) -> detect_train.Recipe:
-        recipe = shipped(game)
-        return replace(recipe, dice_kinds=True, dice_faces={**(recipe.dice_faces or {}), "epochs": 1})
-
-    monkeypatch.setattr(detect_train, "load_recipe", quick)
-    out = tmp_path / "out"
-    result = cli("train", "d6", "--count", "12", "--epochs", "1", "--imgsz", "128", "--out", str(out))
-    assert result.code == 0, result.err
+    result, out = _quick_d6(cli, tmp_path, monkeypatch, dice_kinds=True)
     assert "relabelling each kind of die as one detector class" in result.out
     merged = (out / "data-dice-kinds" / "labels" / "train")
     rows = [r for f in merged.glob("*.txt") for r in f.read_text().splitlines()]
