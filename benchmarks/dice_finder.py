@@ -1,6 +1,7 @@
 """The d6 finder on renders it never learnt from: dice found, faces read right, false dice.
 
     python3 benchmarks/dice_finder.py [--frames 200] [--seed 1001] [--finder d6] [--throw-conf C ...] [--json]
+    python3 benchmarks/dice_finder.py --beside oneworld battle-grounds the-game [--frames 20]
 
 Frames of :func:`vision.render.dice_scene.render_dice` (640x640) with a seed the finder never
 trained on (its recipe's ``eval.seed``, 1001, by default): each labelled die is *found* when a
@@ -11,6 +12,11 @@ milliseconds a frame takes on this machine (``--throw-conf``: the throw counted 
 these sureness values of the finder instead, to choose ``DICE_CONF``). By the size of the die too (its box's shorter
 side in the frame): what the finder reads at a game's scale (a die 10 to 20 px across in a
 640x480 frame) and at a real photo's (25 to 45 px). The real photos: benchmarks/real_photos.py.
+
+``--beside GAME ...``: what the finder costs beside a game's detector, as ``tabletop play``
+runs it (:func:`vision.dice_finder.with_dice`), on ``--frames`` rendered 640x480 frames of each
+game (seed ``--seed``; no dice in them): the finder's milliseconds a frame (median), its boxes a
+frame, the faces it reads a frame and the dice it adds (each one a false die).
 """
 
 from __future__ import annotations
@@ -36,8 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--throw-conf", type=float, nargs="+", metavar="C",
                         help="count the throws the referee takes at each of these sureness values of the finder "
                              "(default its DICE_CONF)")
+    parser.add_argument("--beside", nargs="+", metavar="GAME",
+                        help="time the finder beside each game's detector on its rendered frames instead")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.beside:
+        return _beside(args.beside, args.frames, args.seed, args.finder, args.json)
 
     import numpy as np
 
@@ -107,6 +117,54 @@ def main(argv: list[str] | None = None) -> int:
         if v["dice"]:
             print(f"  dice {size}: {v['dice']}, found {100 * v['found'] / v['dice']:.1f} %, "
                   f"read right {100 * v['right'] / v['dice']:.1f} %")
+    return 0
+
+
+def _beside(games: list[str], frames: int, seed: int, weights: str, as_json: bool) -> int:
+    """The finder's cost beside each game's detector (module docstring)."""
+    import numpy as np
+
+    from vision.detect import Detector
+    from vision.dice_finder import DICE_CONF, DiceFinder, added
+    from vision.render.renderer import Renderer, RenderOptions
+
+    finder = DiceFinder.load(weights)
+    reader = finder.face_reader
+    reads = [0]
+    if reader is not None:  # count the faces read
+        read = reader.read
+
+        def counted(frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+            reads[0] += len(np.asarray(xyxy).reshape(-1, 4))
+            return read(frame, xyxy)
+
+        reader.read = counted
+    doc = {}
+    for game in games:
+        detector = Detector.load(game)
+        renderer = Renderer(game, seed=seed, options=RenderOptions(size=(640, 480)))
+        spent, boxes, faces, dice = [], 0, 0, 0
+        for i in range(frames):
+            image = renderer.render(i).image
+            found = detector.detect(image)
+            before = reads[0]
+            t0 = time.perf_counter()
+            both = added(found, finder.detect(image, found, DICE_CONF), DICE_CONF)
+            spent.append(time.perf_counter() - t0)
+            faces += reads[0] - before
+            dice += len(both) - len(found)
+            own = getattr(finder.detector, "faces", None) is not None  # its faces not read here
+            boxes += len(finder.detector.detect(image, read_faces=False) if own else finder.detector.detect(image))
+        doc[game] = {"frames": frames, "ms_per_frame_median": round(1000 * float(np.median(spent)), 1),
+                     "boxes_per_frame": round(boxes / frames, 1), "faces_read_per_frame": round(faces / frames, 1),
+                     "dice_added": dice}
+        if not as_json:
+            g = doc[game]
+            print(f"{game}: {frames} frames (seed {seed}), the finder {g['ms_per_frame_median']} ms a frame, "
+                  f"{g['boxes_per_frame']} boxes and {g['faces_read_per_frame']} faces read a frame, "
+                  f"{dice} dice added (none is in the frames)")
+    if as_json:
+        print(json.dumps(doc, indent=1))
     return 0
 
 

@@ -335,8 +335,13 @@ class Detector:
                 progress(k + 1, len(todo), size)
         return todo
 
-    def detect(self, frame: np.ndarray) -> Detections:
-        """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it)."""
+    def detect(self, frame: np.ndarray, read_faces: bool = True) -> Detections:
+        """The pieces (and hands) in ``frame``: a BGR ``uint8`` image (as OpenCV reads it).
+
+        ``read_faces``: with a face reader, read the face of each die found (its class the
+        face, ``face_confidence`` the reader's); ``False`` leaves each die its kind's name
+        (class id -1, no face confidence), for :meth:`read_faces` to read only the dice a
+        caller keeps."""
         frame = np.asarray(frame)
         if frame.ndim == 2:
             frame = np.repeat(frame[:, :, None], 3, axis=2)
@@ -348,10 +353,11 @@ class Detector:
         found = self._read(frame)
         class_id = found.class_id
         face_conf = None
+        dice = np.zeros(0, int)
         if self._to_names is not None and len(class_id):
             class_id = self._to_names[class_id.clip(0, len(self._to_names) - 1)]
             dice = np.flatnonzero(class_id < 0)
-            if len(dice):
+            if len(dice) and read_faces:
                 faces, sure = self.faces.read(frame, found.xyxy[dice])
                 class_id = class_id.copy()
                 class_id[dice] = [self._index[f] for f in faces]
@@ -365,6 +371,8 @@ class Detector:
                 class_id = class_id.copy()
                 class_id[read] = [self._id_of_read[c] for c in classes]
         names = np.array([self._names[c] if 0 <= c < len(self._names) else str(c) for c in class_id], dtype=object)
+        if len(dice) and not read_faces:
+            names[dice] = [self.info.names[c] for c in found.class_id[dice]]
         facing, facing_conf = found.facing, None
         if self.facing is not None:
             from vision.facing import read_dotted
@@ -376,10 +384,30 @@ class Detector:
             from vision.stack_reader import settled
 
             counters = (out.confidence >= CONF) & ~self._hand[np.clip(found.class_id, -1, len(self._hand) - 1)]
-            if face_conf is not None:
-                counters &= ~np.isfinite(face_conf)
+            counters[dice] = False
             out = out[settled(self.stacks, frame, out.xyxy, out.confidence, counters)]
         return out
+
+    def read_faces(self, frame: np.ndarray, det: Detections) -> Detections:
+        """``det`` (this detector's :meth:`detect` of ``frame`` with ``read_faces=False``,
+        or some of its boxes) with the face of each die read: its class the face,
+        ``face_confidence`` the reader's (NaN for the other boxes). Without a face reader,
+        ``det`` as it is."""
+        if self.faces is None or not len(det) or det.class_name is None:
+            return det
+        dice = np.flatnonzero([n in self.faces.kinds for n in det.class_name])
+        if not len(dice):
+            return det
+        faces, sure = self.faces.read(np.asarray(frame), det.xyxy[dice])
+        class_id = np.asarray(det.class_id, int).copy()
+        class_id[dice] = [self._index[f] for f in faces]
+        names = np.asarray(det.class_name, object).copy()
+        names[dice] = faces
+        face_conf = (np.full(len(det), np.nan) if det.face_confidence is None
+                     else np.asarray(det.face_confidence, float).copy())
+        face_conf[dice] = sure
+        return Detections(det.xyxy, det.confidence, class_id, det.facing, det.keypoints, names,
+                          det.facing_confidence, face_conf)
 
 
     def _read(self, frame: np.ndarray) -> Detections:

@@ -8,7 +8,8 @@ per face) and a face reader reads the pips of the top face. :func:`with_dice` ru
 game's detector and adds its dice (classes ``d6-1`` .. ``d6-6``) to the game's detections, where the live referee reads a throw from them
 (:func:`tabletop.live.rolls.thrown_d6`). A die is added only when the finder is at least
 :data:`DICE_CONF` sure of it and its box does not overlap a piece the game's detector found
-(:data:`ON_PIECE_IOU`): a square counter with a mark is no die.
+(:data:`ON_PIECE_IOU`): a square counter with a mark is no die. The faces are read of the
+dice kept alone.
 
 >>> found = Detections(np.array([[0., 0, 10, 10]]), np.array([0.9]), np.array([0]), class_name=np.array(["blade"], object))
 >>> dice = Detections(np.array([[2., 2, 9, 9], [40, 40, 50, 50], [60, 60, 70, 70]]), np.array([0.9, 0.8, 0.2]),
@@ -26,8 +27,8 @@ import numpy as np
 
 from vision.detections import Detections, box_iou
 
-__all__ = ["DICE_CONF", "ON_PIECE_IOU", "SAME_DIE_IOU", "DiceFinder", "added", "load_finder", "one_box_per_die",
-           "with_dice"]
+__all__ = ["DICE_CONF", "ON_PIECE_IOU", "SAME_DIE_IOU", "DiceFinder", "added", "clear_of", "load_finder",
+           "one_box_per_die", "with_dice"]
 
 #: The finder's confidence a die needs to be added (the referee takes a throw from them).
 DICE_CONF = 0.3
@@ -36,16 +37,22 @@ DICE_CONF = 0.3
 ON_PIECE_IOU = 0.1
 
 
+def clear_of(found: Detections | None, dice: Detections, conf: float = DICE_CONF) -> np.ndarray:
+    """Which boxes of ``dice`` are at least ``conf`` sure and clear of every box of ``found``
+    (overlapping none by :data:`ON_PIECE_IOU`)."""
+    keep = np.asarray(dice.confidence) >= conf
+    if found is not None and len(found) and keep.any():
+        keep &= box_iou(dice.xyxy, found.xyxy).max(axis=1) < ON_PIECE_IOU
+    return keep
+
+
 def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detections:
     """``found`` (a game detector's detections, with class names) and the dice of ``dice``
     (the finder's) sure enough and clear of every box of ``found``; the columns ``found``
     has (keypoints, facings) are filled in for the dice as unread. The face confidences are
     the finder's for its dice (NaN for the boxes of ``found`` its detector's reader did not
     read), so that a die read unsurely still keeps the frame's dice from counting."""
-    keep = np.asarray(dice.confidence) >= conf
-    if len(found) and keep.any():
-        keep &= box_iou(dice.xyxy, found.xyxy).max(axis=1) < ON_PIECE_IOU
-    d = dice[keep]
+    d = dice[clear_of(found, dice, conf)]
     if not len(d):
         return found
     n = len(d)
@@ -131,8 +138,16 @@ class DiceFinder:
         reads = detector.faces is None and path.is_file()
         return cls(detector, FaceReader.load(path) if reads else None)
 
-    def detect(self, frame: np.ndarray) -> Detections:
-        d = one_box_per_die(self.detector.detect(frame))
+    def detect(self, frame: np.ndarray, pieces: Detections | None = None, conf: float = 0.0) -> Detections:
+        """The dice in ``frame``, one box a die; with ``pieces`` (a game detector's reading
+        of the same frame) or ``conf``, only those :func:`clear_of` them, whose faces alone
+        are read (a box on a game's piece is no die, and its face is not read)."""
+        own = getattr(self.detector, "faces", None) is not None
+        d = one_box_per_die(self.detector.detect(frame, read_faces=False) if own else self.detector.detect(frame))
+        if pieces is not None or conf > 0:
+            d = d[clear_of(pieces, d, conf)]
+        if own:
+            return self.detector.read_faces(frame, d)
         if self.faces is None or not len(d):
             return d
         faces, sure = self.faces.read(frame, d.xyxy)
@@ -155,6 +170,7 @@ def with_dice(detect: Callable[[np.ndarray], Detections], finder: Any,
               conf: float = DICE_CONF) -> Callable[[np.ndarray], Detections]:
     """``detect`` followed by the d6 finder on the same frame, its dice :func:`added`."""
     def both(frame: np.ndarray) -> Detections:
-        return added(detect(frame), finder.detect(frame), conf)
+        found = detect(frame)
+        return added(found, finder.detect(frame, found, conf), conf)
 
     return both

@@ -227,6 +227,30 @@ def test_the_pair_reports_the_game_names(fixed_backend):
     assert out[np.array([1])].face_confidence == pytest.approx(sure[:1])  # kept when sliced
 
 
+def test_faces_left_unread_are_read_later_for_the_boxes_kept(fixed_backend):
+    """``detect(read_faces=False)`` leaves each die its kind; ``read_faces`` reads the faces
+    of the boxes a caller keeps, as ``detect`` would have read them, and no others."""
+    kinds, _ = merged_names(WGC)
+    found = Detections(np.array([[0, 0, 10, 10], [20, 20, 35, 35], [40, 5, 55, 20], [5, 30, 20, 45]], float),
+                       np.array([0.9, 0.8, 0.7, 0.6]), np.array([1, 4, 2, 5]))  # norse, d6, chess-die, hand
+    detector = Detector(fixed_backend(found), ModelInfo(Path("wgc.pt"), kinds, "detect", 640), "stub",
+                        faces=_reader())
+    frame = np.full((60, 60, 3), 128, np.uint8)
+    read = detector.detect(frame)
+    unread = detector.detect(frame, read_faces=False)
+    assert list(unread.class_name) == ["norse", "d6", "chess-die", "hand"] and unread.face_confidence is None
+    assert unread.class_id.tolist()[1:3] == [-1, -1]
+    boxes: list[np.ndarray] = []
+    reader_read = detector.faces.read
+    detector.faces.read = lambda image, xyxy: (boxes.append(np.asarray(xyxy)), reader_read(image, xyxy))[1]
+    kept = detector.read_faces(frame, unread[np.array([0, 2, 3])])  # the d6 dropped first
+    assert len(boxes) == 1 and boxes[0].tolist() == [[40, 5, 55, 20]]  # the chess die's face alone read
+    assert list(kept.class_name) == [read.class_name[i] for i in (0, 2, 3)]
+    assert kept.class_id.tolist() == [read.class_id[i] for i in (0, 2, 3)]
+    assert np.isnan(kept.face_confidence[[0, 2]]).all() and kept.face_confidence[1] == pytest.approx(read.face_confidence[2])
+    assert detector.read_faces(frame, unread[np.array([0, 3])]).face_confidence is None  # no die: nothing read
+
+
 def test_a_reader_of_another_game_is_refused(fixed_backend):
     info = ModelInfo(Path("x.pt"), ("pawn-suns", "die-suns", "hand"), "detect", 640)
     with pytest.raises(DetectorError, match="does not know pawn-suns"):

@@ -50,8 +50,8 @@ def test_dice_clear_of_the_pieces_and_sure_enough_are_added_with_empty_columns()
 
 def test_with_dice_runs_both_on_the_frame() -> None:
     class Finder:
-        def detect(self, frame: np.ndarray) -> Detections:
-            assert frame.shape == (4, 4, 3)
+        def detect(self, frame: np.ndarray, pieces: Detections, conf: float) -> Detections:
+            assert frame.shape == (4, 4, 3) and len(pieces) == 2 and conf == DICE_CONF  # the game's pieces
             return _dice()
 
     detect = with_dice(lambda frame: _pieces(), Finder())
@@ -92,15 +92,47 @@ def test_a_detector_that_finds_a_die_whatever_its_face_reads_the_faces_once() ->
     class Detector:
         names = CLASSES
         faces = object()  # its own reader
+        def __init__(self) -> None:
+            self.read: list[list[float]] = []
+
+        def detect(self, frame: np.ndarray, read_faces: bool = True) -> Detections:
+            assert not read_faces  # read once the boxes kept are known
+            return Detections(np.array([[0., 0, 10, 10], [50, 50, 60, 60], [100, 100, 110, 110]]),
+                              np.array([0.9, 0.8, 0.2]), np.array([-1, -1, -1]),
+                              class_name=np.array(["d6", "d6", "d6"], object))
+
+        def read_faces(self, frame: np.ndarray, det: Detections) -> Detections:
+            self.read.extend(det.xyxy.tolist())
+            return Detections(det.xyxy, det.confidence, np.full(len(det), 4),
+                              class_name=np.array(["d6-5"] * len(det), object), face_confidence=np.full(len(det), 0.98))
+
+    detector = Detector()
+    finder = DiceFinder(detector, Reader())
+    d = finder.detect(np.zeros((40, 40, 3), np.uint8))
+    assert d.class_name.tolist() == ["d6-5"] * 3 and d.face_confidence.tolist() == [0.98] * 3
+    assert finder.faces is None and finder.face_reader is Detector.faces
+    # beside a game's pieces: the box on a piece and the unsure one are dropped unread
+    detector.read.clear()
+    d = finder.detect(np.zeros((40, 40, 3), np.uint8), _pieces(), DICE_CONF)
+    assert detector.read == [[50, 50, 60, 60]] and d.class_name.tolist() == ["d6-5"]
+
+
+def test_a_finder_reading_faces_itself_reads_only_the_dice_kept() -> None:
+    read: list[list[float]] = []
+
+    class Detector:
+        names = CLASSES
 
         def detect(self, frame: np.ndarray) -> Detections:
-            return Detections(np.array([[0., 0, 10, 10]]), np.array([0.9]), np.array([4]),
-                              class_name=np.array(["d6-5"], object), face_confidence=np.array([0.98]))
+            return _dice()
 
-    finder = DiceFinder(Detector(), Reader())
-    d = finder.detect(np.zeros((40, 40, 3), np.uint8))
-    assert d.class_name.tolist() == ["d6-5"] and d.face_confidence.tolist() == [0.98]
-    assert finder.faces is None and finder.face_reader is Detector.faces
+    class Reader:
+        def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+            read.extend(np.asarray(xyxy).tolist())
+            return ["d6-6"] * len(xyxy), np.full(len(xyxy), 0.99)
+
+    both = with_dice(lambda frame: _pieces(), DiceFinder(Detector(), Reader()))(np.zeros((40, 40, 3), np.uint8))
+    assert read == [[200, 200, 215, 215]] and both.class_name.tolist() == ["red-piece", "blue-piece", "d6-6"]
 
 
 @pytest.mark.skipif(not SHIPPED, reason="models/d6.pt is not shipped")
