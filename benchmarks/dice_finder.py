@@ -16,7 +16,10 @@ side in the frame): what the finder reads at a game's scale (a die 10 to 20 px a
 ``--beside GAME ...``: what the finder costs beside a game's detector, as ``tabletop play``
 runs it (:func:`vision.dice_finder.with_dice`), on ``--frames`` rendered 640x480 frames of each
 game (seed ``--seed``; no dice in them): the finder's milliseconds a frame (median), its boxes a
-frame, the faces it reads a frame and the dice it adds (each one a false die).
+frame, the faces it reads a frame and the dice it adds (each one a false die): on the kit's
+printed markers (where the renderer's camera puts them), which the live referee leaves out
+(:func:`vision.dice_finder.on_markers`), and elsewhere, with the frames that keep one: a
+false die seen keeps a throw from being read (a face unsure) or adds to it.
 """
 
 from __future__ import annotations
@@ -124,8 +127,10 @@ def _beside(games: list[str], frames: int, seed: int, weights: str, as_json: boo
     """The finder's cost beside each game's detector (module docstring)."""
     import numpy as np
 
+    from tabletop.live.play import _marker_spec
     from vision.detect import Detector
-    from vision.dice_finder import DICE_CONF, DiceFinder, added
+    from vision.detect_cells import FrameGeometry
+    from vision.dice_finder import DICE_CONF, DiceFinder, added, on_markers
     from vision.render.renderer import Renderer, RenderOptions
 
     finder = DiceFinder.load(weights)
@@ -143,26 +148,33 @@ def _beside(games: list[str], frames: int, seed: int, weights: str, as_json: boo
     for game in games:
         detector = Detector.load(game)
         renderer = Renderer(game, seed=seed, options=RenderOptions(size=(640, 480)))
-        spent, boxes, faces, dice = [], 0, 0, 0
+        spent, boxes, faces, dice, marked, kept = [], 0, 0, 0, 0, 0
         for i in range(frames):
-            image = renderer.render(i).image
+            rendered = renderer.render(i)
+            image = rendered.image
             found = detector.detect(image)
             before = reads[0]
             t0 = time.perf_counter()
             both = added(found, finder.detect(image, found, DICE_CONF), DICE_CONF)
             spent.append(time.perf_counter() - t0)
             faces += reads[0] - before
-            dice += len(both) - len(found)
+            new = both[np.arange(len(found), len(both))]
+            spec = _marker_spec(game, rendered.truth.get("position_source", {}).get("options", {}))
+            on = on_markers(new.xyxy, spec.in_image(FrameGeometry.from_truth(rendered.truth).board_to_image))
+            dice += len(new)
+            marked += int(on.sum())
+            kept += bool((~on).any())
             own = getattr(finder.detector, "faces", None) is not None  # its faces not read here
             boxes += len(finder.detector.detect(image, read_faces=False) if own else finder.detector.detect(image))
         doc[game] = {"frames": frames, "ms_per_frame_median": round(1000 * float(np.median(spent)), 1),
                      "boxes_per_frame": round(boxes / frames, 1), "faces_read_per_frame": round(faces / frames, 1),
-                     "dice_added": dice}
+                     "dice_added": dice, "on_markers": marked, "frames_with_a_die_off_the_markers": kept}
         if not as_json:
             g = doc[game]
             print(f"{game}: {frames} frames (seed {seed}), the finder {g['ms_per_frame_median']} ms a frame, "
-                  f"{g['boxes_per_frame']} boxes and {g['faces_read_per_frame']} faces read a frame, "
-                  f"{dice} dice added (none is in the frames)")
+                  f"{g['boxes_per_frame']} boxes and {g['faces_read_per_frame']} faces read a frame; "
+                  f"{dice} dice added (none is in the frames), {marked} on the kit's markers; "
+                  f"{kept} frames with one elsewhere")
     if as_json:
         print(json.dumps(doc, indent=1))
     return 0

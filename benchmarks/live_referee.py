@@ -39,7 +39,7 @@ import os
 import statistics
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -129,16 +129,18 @@ def marker_locate(turn: Turn) -> Any:
     from tabletop.live.pipeline import FrameView
     from tabletop.live.play import _marker_spec
 
+    spec = _marker_spec(turn.game_name, turn.game.options_to_json())
     if turn.game_name == "the-game":
         fixed = truth_view(turn.truths[0])
+        fixed = replace(fixed, markers=spec.in_image(fixed.geometry.board_to_image))
         return lambda frame: fixed
-    tracker = PoseTracker(_marker_spec(turn.game_name, turn.game.options_to_json()))
+    tracker = PoseTracker(spec)
 
     def locate(frame: Any) -> Any:
         pose = tracker.update(frame).pose
         if pose is None:
             return None
-        return FrameView(PoseGeometry(pose), pose.board_corners_in_image(), "markers")
+        return FrameView(PoseGeometry(pose), pose.board_corners_in_image(), "markers", spec.in_image(pose.to_image))
 
     return locate
 

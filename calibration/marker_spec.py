@@ -8,8 +8,9 @@ every name here; docs/calibration.md has the drawings and the printing rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -129,6 +130,13 @@ class MarkerSpec:
         if self.y_up:  # printed top points to growing y
             square = square[[3, 2, 1, 0]]
         return square
+
+    def in_image(self, to_image: Callable[[np.ndarray], Any]) -> tuple[np.ndarray, ...]:
+        """Each of the kit's markers' four corners (4 x 2 pixels, ArUco order) where
+        ``to_image`` (board points in this kit's units -> image points, as
+        :meth:`calibration.pose.BoardPose.to_image`) puts them: where the printed markers lie
+        in a frame, whether or not they were found in it."""
+        return tuple(np.asarray(to_image(self.marker_corners(i)), float).reshape(4, 2) for i in self.ids)
 
     def extent(self) -> tuple[float, float, float, float]:
         """Bounding box of the playing area and all markers, in board units."""

@@ -549,9 +549,9 @@ def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share
     own, or one that adds the tiles of the stage's extra renders to it."""
     from vision.detect_train import tile_dataset, union_data_yaml
 
-    if not stage.renders:
+    if not stage.renders and not stage.negatives:
         return None
-    extra = []
+    extra = [_negatives(stage, folder, game, count, seed, share, out, base) for game, count, seed in stage.negatives]
     for count, seed, laid_out in stage.renders:
         data = _extra_render(stage, folder, count, seed, share, out, laid_out=laid_out)
         if not stage.tile:
@@ -564,6 +564,22 @@ def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share
             tile_dataset(data.parent, tiles, stage.tile, stage.tiles_per_image, seed)
         extra.append(tiles / "data.yaml")
     return union_data_yaml(base, extra, folder / f"stage-{k + 2}.yaml")
+
+
+def _negatives(recipe: Any, folder: Path, game: str, count: int, seed: int, share: float, out: TextIO,
+               base: Path) -> Path:
+    """``count`` renders of ``game`` (``share`` of them in a quick trial; 640x480, seed
+    ``seed``) rendered into ``folder/negatives-<game>-seed<seed>`` once, as a dataset of the
+    classes of ``base`` with nothing to box in them; its YAML."""
+    import yaml
+
+    from vision.detect_train import background_data_yaml, with_overrides
+
+    where = folder / f"negatives-{game}-seed{seed}"
+    data = _render(with_overrides(recipe, game=game, data_count=max(2, round(count * share)), data_seed=seed,
+                                  data_size=(640, 480), data_hands=0.3, data_val=0.0), where / "rendered", out)
+    names = yaml.safe_load(Path(base).read_text(encoding="utf-8"))["names"]
+    return background_data_yaml(data.parent / "images" / "train", names, where / "background")
 
 
 def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out: TextIO) -> Path:

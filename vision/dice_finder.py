@@ -20,15 +20,15 @@ dice kept alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from vision.detections import Detections, box_iou
 
-__all__ = ["DICE_CONF", "ON_PIECE_IOU", "SAME_DIE_IOU", "DiceFinder", "added", "clear_of", "load_finder",
-           "one_box_per_die", "with_dice"]
+__all__ = ["DICE_CONF", "MARKER_GROW", "ON_PIECE_IOU", "SAME_DIE_IOU", "DiceFinder", "added", "clear_of", "load_finder",
+           "on_markers", "one_box_per_die", "with_dice"]
 
 #: The finder's confidence a die needs to be added (the referee takes a throw from them).
 DICE_CONF = 0.3
@@ -44,6 +44,37 @@ def clear_of(found: Detections | None, dice: Detections, conf: float = DICE_CONF
     if found is not None and len(found) and keep.any():
         keep &= box_iou(dice.xyxy, found.xyxy).max(axis=1) < ON_PIECE_IOU
     return keep
+
+
+#: A box whose centre lies within a kit's marker grown this many times about its centre is
+#: the marker (a black square with white marks, as a die's face is), never a die.
+MARKER_GROW = 1.5
+
+
+def on_markers(xyxy: np.ndarray, markers: Sequence[np.ndarray], grow: float = MARKER_GROW) -> np.ndarray:
+    """Which boxes ``xyxy`` (N x 4) have their centre within one of ``markers`` (each the
+    4 x 2 image corners of a printed marker, in order round it) grown ``grow`` times about
+    its centre.
+
+    >>> square = np.array([[10., 10], [20, 10], [20, 20], [10, 20]])
+    >>> on_markers(np.array([[12., 12, 18, 18], [18, 18, 24, 24], [30, 30, 40, 40]]), [square]).tolist()
+    [True, True, False]
+    """
+    boxes = np.asarray(xyxy, float).reshape(-1, 4)
+    inside = np.zeros(len(boxes), bool)
+    if not len(boxes):
+        return inside
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    for quad in markers:
+        q = np.asarray(quad, float).reshape(-1, 2)
+        if not np.isfinite(q).all():
+            continue
+        q = q.mean(axis=0) + grow * (q - q.mean(axis=0))
+        edges = np.roll(q, -1, axis=0) - q
+        to = centres[:, None, :] - q[None, :, :]
+        cross = edges[None, :, 0] * to[:, :, 1] - edges[None, :, 1] * to[:, :, 0]
+        inside |= (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+    return inside
 
 
 def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detections:

@@ -128,12 +128,15 @@ class BoardMapper:
         return cls(game, cells, size, names)
 
     def map(self, det: Detections, geometry: Geometry, board_polygon: np.ndarray | None = None,
-            image_size: tuple[int, int] | None = None, image: np.ndarray | None = None) -> SeenBoard:
+            image_size: tuple[int, int] | None = None, image: np.ndarray | None = None,
+            markers: Sequence[np.ndarray] = ()) -> SeenBoard:
         """The seen board of one frame's detections. The Game, given the frame's
         ``image_size`` (width, height): each piece where the prism casting its box stands,
         not where its box centre meets the ground (:func:`tabletop.outdoor.readings.lift_boxes`),
         its front dot put on the dot's colour in the ``image`` when given, and its side checked
-        against the colour of that dot (:func:`tabletop.outdoor.dots.sides_by_dot`)."""
+        against the colour of that dot (:func:`tabletop.outdoor.dots.sides_by_dot`).
+        ``markers``: the image corners of the kit's printed markers; a die boxed on one is the
+        marker (:func:`vision.dice_finder.on_markers`), left out."""
         names = _class_names(det, self.names)
         keep = det.confidence >= self.min_confidence
         if self.game == "the-game" and len(det):  # one piece boxed once per side: one box stays
@@ -166,6 +169,11 @@ class BoardMapper:
                 lifted = lift_pieces(det, geometry, image_size, image, names)
                 if lifted is not None:
                     board_pts = lifted[0]
+        marker = np.zeros(len(det), bool)
+        if len(markers) and len(det):
+            from vision.dice_finder import on_markers
+
+            marker = on_markers(det.xyxy, markers)
         for i, name in enumerate(names):
             if not keep[i]:
                 continue
@@ -174,6 +182,8 @@ class BoardMapper:
                 hands.append(b)  # type: ignore[arg-type]
                 continue
             if name.startswith(DICE_PREFIXES):
+                if marker[i]:
+                    continue
                 dice.append(name)
                 dice_at.append(b)  # type: ignore[arg-type]
                 face_sure.append(np.nan if det.face_confidence is None else float(det.face_confidence[i]))

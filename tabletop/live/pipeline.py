@@ -204,11 +204,14 @@ class _Decided:
 
 @dataclass(frozen=True)
 class FrameView:
-    """Where the board is in one frame: the geometry (image <-> board) and its outline."""
+    """Where the board is in one frame: the geometry (image <-> board) and its outline;
+    ``markers``: where the kit's printed markers lie in the frame (each 4 x 2 pixels), which
+    are no dice (:func:`vision.dice_finder.on_markers`)."""
 
     geometry: Geometry
     polygon: np.ndarray | None = None
     quality: str = ""
+    markers: tuple[np.ndarray, ...] = ()
 
 
 @dataclass
@@ -371,7 +374,7 @@ class LivePipeline:
         try:
             det = self.detect(frame)
             seen = self.mapper.map(det, view.geometry, view.polygon, size_of_frame(frame),
-                                   frame if isinstance(frame, np.ndarray) else None)
+                                   frame if isinstance(frame, np.ndarray) else None, view.markers)
         except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
             self.log(result.message)

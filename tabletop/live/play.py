@@ -194,10 +194,12 @@ def dice_finder_for(detector: Any) -> Any:
 def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tracker: Any = None,
                    audio: Any = None, record: Any = None, rolls: Any = None, window_s: float = 0.3,
                    say: Callable[[str], None] = print, every_frame: bool = False,
-                   choices: Sequence[str] = (), dice: Any = None) -> Any:
+                   choices: Sequence[str] = (), dice: Any = None, markers: Any = None) -> Any:
     """The live pipeline of ``game`` from ``state``: a fixed ``pose`` (a
     :class:`calibration.pose.BoardPose`) or the game's marker ``tracker``, and ``detector``;
-    ``dice``: a :class:`vision.dice_finder.DiceFinder` whose d6 dice join the detector's."""
+    ``dice``: a :class:`vision.dice_finder.DiceFinder` whose d6 dice join the detector's;
+    ``markers``: the kit's :class:`calibration.marker_spec.MarkerSpec` (by default the
+    tracker's), whose printed markers, where the pose puts them, are no dice."""
     from tabletop.live.board import BoardMapper, PoseGeometry
     from tabletop.live.motion import StillFrames
     from tabletop.live.pipeline import FrameView, LivePipeline, size_of_frame
@@ -205,11 +207,14 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
     mapper = BoardMapper.for_game(game.name, game.state_to_json(state), game.options_to_json(),
                                   names=tuple(detector.names))
 
+    spec = markers if markers is not None or tracker is None else tracker.spec
+
     def locate(frame: Any) -> FrameView | None:
         if pose is not None:
             size = size_of_frame(frame)
             sized = pose if size is None else pose.for_frame(size)  # a photo of another size: scaled
-            return FrameView(PoseGeometry(sized), sized.board_corners_in_image(), "fixed")
+            return FrameView(PoseGeometry(sized), sized.board_corners_in_image(), "fixed",
+                             spec.in_image(sized.to_image) if spec is not None else ())
         update = tracker.update(frame)
         for e in update.events:
             say(e.text)
@@ -217,7 +222,8 @@ def build_pipeline(game: Any, state: Any, detector: Any, *, pose: Any = None, tr
             return None
         q = update.pose.quality
         return FrameView(PoseGeometry(update.pose), update.pose.board_corners_in_image(),
-                         f"{update.state} {q.residual_px:.1f}px")
+                         f"{update.state} {q.residual_px:.1f}px",
+                         spec.in_image(update.pose.to_image) if spec is not None else ())
 
     detect = detector.detect
     if dice is not None:
@@ -372,6 +378,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         audio.close()
         raise
     pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record, dice=dice,
+                          markers=spec,
                           rolls=rolls, window_s=args.window_s, say=say,
                           every_frame=args.read_every_frame, choices=args.choices)
     window = None

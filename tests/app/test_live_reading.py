@@ -1311,6 +1311,61 @@ def test_where_each_die_lies_is_kept_through_the_mapping_and_the_vote() -> None:
     assert vote([SeenBoard("oneworld", dice=("d6-1",))] * 2).dice_boxes == ()
 
 
+def test_a_die_boxed_on_a_printed_marker_is_the_marker() -> None:
+    """The kit's markers (black squares with white marks) are boxed as dice by a finder that
+    never saw them: a die whose box centre lies on one, or just beside it, is left out, sure
+    or unsure of its face, so that it neither keeps a throw from being read nor joins it."""
+    import numpy as np
+
+    from tabletop.live.board import BoardMapper
+    from vision.detections import Detections
+
+    class Flat:
+        def image_to_board(self, points: np.ndarray) -> np.ndarray:
+            return np.asarray(points, float) / 10.0
+
+    mapper = BoardMapper.for_game("the-game", size=(24.0, 24.0), names=("red-piece", "d6-5", "d6-2", "d6-1", "hand"))
+    marker = np.array([[10, 10], [50, 12], [48, 52], [8, 50]], float)
+    boxes = np.array([[100, 100, 120, 110], [15, 15, 45, 45], [52, 30, 62, 40], [200, 30, 212, 42]], float)
+    det = Detections(boxes, np.array([0.8, 0.9, 0.9, 0.9]), np.array([0, 1, 3, 2]),
+                     face_confidence=np.array([np.nan, 0.5, 0.99, 1]))
+    assert mapper.map(det, Flat()).unsure_dice == 1  # without the markers: the throw is held back
+    seen = mapper.map(det, Flat(), markers=[marker])
+    assert seen.dice == ("d6-2",) and seen.unsure_dice == 0 and len(seen.pieces) == 1
+    far = np.array([[300, 300], [340, 300], [340, 340], [300, 340]], float)
+    assert mapper.map(det, Flat(), markers=[far]).unsure_dice == 1  # markers elsewhere leave it
+
+
+def test_the_live_pipeline_knows_where_the_kit_s_markers_lie() -> None:
+    """``build_pipeline`` with a fixed pose and the kit's marker layout: each frame's view
+    carries the markers where the pose puts them (the layout's corners carried into the image)."""
+    import numpy as np
+
+    from calibration.marker_spec import field_spec
+    from calibration.pose import BoardPose
+    from rules.registry import get_game
+    from tabletop.live.play import build_pipeline
+    from vision.detections import Detections
+
+    game = get_game("the-game")
+
+    class NoPieces:
+        names = ("red-piece", "hand")
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return Detections.empty()
+
+    spec = field_spec()
+    pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), spec.units, spec.size, frame_size=(640, 480))
+    pipe = build_pipeline(game, game.initial_state(), NoPieces(), pose=pose, markers=spec, say=lambda text: None)
+    view = pipe.locate(np.zeros((480, 640, 3), np.uint8))
+    assert len(view.markers) == len(spec.ids)
+    for marker_id, corners in zip(spec.ids, view.markers):
+        assert np.allclose(corners, spec.marker_corners(marker_id) * 20.0)
+    assert build_pipeline(game, game.initial_state(), NoPieces(), pose=pose, say=lambda text: None).locate(
+        np.zeros((480, 640, 3), np.uint8)).markers == ()
+
+
 def test_dice_lying_still_stay_where_they_lie_when_the_camera_moves() -> None:
     """A camera moved (the frame's boxes shifted, the board found where it now is) leaves a
     die lying still where it lay on the board's plane: not taken for a throw. A die that
