@@ -226,3 +226,60 @@ def test_the_benchmark_counts_each_throw_sureness_once(monkeypatch: pytest.Monke
     doc = json.loads(capsys.readouterr().out)
     assert doc["sure"]["dice"] == doc["sure@0.5"]["dice"] == doc["all"]["dice"]
     assert doc["sure"]["false"] == doc["sure@0.5"]["false"] == 2
+
+
+def test_the_table_dice_benchmark_counts_dice_on_the_markers_as_the_referee_takes_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks/table_dice.py`` with a finder double that boxes each of the kit's markers
+    as a die it is unsure of (and nothing else) and a detector double that finds no piece:
+    with the markers left out, no die is seen and the throw is not read (wrong), no frame is
+    held back; with them kept, every frame sees a die, every throw is held back. The dice
+    land clear of every piece and marker, in the frame."""
+    import importlib.util
+    from pathlib import Path
+
+    import vision.detect
+
+    spec = importlib.util.spec_from_file_location(
+        "table_dice_bench", Path(__file__).resolve().parents[2] / "benchmarks" / "table_dice.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    from tabletop.live.play import _marker_spec
+    from vision.detect_cells import FrameGeometry
+    from vision.render.renderer import Renderer, RenderOptions
+
+    renderer = Renderer("battle-grounds", seed=5, options=RenderOptions(size=(640, 480), hands=0.0))
+    truths = [renderer.render(i).truth for i in range(2)]
+    markers = []
+    for k, truth in enumerate(truths):
+        marker_spec = _marker_spec("battle-grounds", truth["position_source"]["options"])
+        geometry = FrameGeometry.from_truth(truth)
+        markers.append(marker_spec.in_image(geometry.board_to_image))
+        places = bench._places(np.random.default_rng(k), truth, marker_spec, geometry, markers[-1], 2)
+        assert len(places) == 2
+        for x, y, edge in places:
+            assert 0 < x < 640 and 0 < y < 480 and edge > 3
+            box = (x - edge, y - 1.5 * edge, x + edge, y + edge)
+            for p in truth["pieces"]:
+                b = p["box"]
+                assert box[2] < b[0] or b[2] < box[0] or box[3] < b[1] or b[3] < box[1]
+    frames = iter(range(100))
+
+    class NoPieces:
+        names = ("north-i", "hand")
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return Detections.empty()
+
+    class OnMarkers:
+        def detect(self, frame: np.ndarray, pieces: Detections | None = None, conf: float = 0.0) -> Detections:
+            quads = markers[next(frames) // 2]  # each frame read twice: before the throw and after it
+            boxes = np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads])
+            return Detections(boxes, np.full(len(boxes), 0.8), np.zeros(len(boxes), int),
+                              class_name=np.array(["d6-1"] * len(boxes), object),
+                              face_confidence=np.full(len(boxes), 0.5))
+
+    monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: NoPieces()))
+    tally = bench.run_game("battle-grounds", OnMarkers(), 2, 5, quiet=True)
+    assert tally["on"] == {"throws": 2, "read": 0, "held_back": 0, "wrong": 2, "false_frames": 0}
+    assert tally["off"] == {"throws": 2, "read": 0, "held_back": 2, "wrong": 0, "false_frames": 2}

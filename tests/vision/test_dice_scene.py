@@ -56,3 +56,23 @@ def test_a_dataset_is_written_for_ultralytics(tmp_path) -> None:  # type: ignore
     assert doc["game"] == "d6" and doc["count"] == 10 and doc["seed"] == 5 and doc["classes"] == list(CLASSES)
     assert summary["dice"] == sum(len(p.read_text().splitlines()) for p in (root / "labels").rglob("*.txt"))
     assert '5: "d6-6"' in (root / "data.yaml").read_text()
+
+
+def test_dice_thrown_onto_a_frame_lie_where_asked_with_their_faces_and_boxes() -> None:
+    """``throw_onto``: each die drawn at its point and size onto a copy of the frame, its box
+    round its point, its face 1 to 6; the frame elsewhere untouched (up to the resampling)."""
+    from vision.render.dice_scene import throw_onto
+
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    places = [(80.0, 100.0, 16.0), (240.0, 150.0, 10.0)]
+    out, thrown = throw_onto(frame, np.random.default_rng(3), places, 70.0)
+    assert out.shape == frame.shape and np.array_equal(frame, np.full((240, 320, 3), 90, np.uint8))
+    assert len(thrown) == 2
+    for (x, y, edge), (value, (x0, y0, x1, y1)) in zip(places, thrown):
+        assert 1 <= value <= 6
+        assert x0 < x < x1 and y0 - edge < y < y1 + edge  # the top face's centre lies above the die's point
+        assert 0.8 * edge <= x1 - x0 <= 2.0 * edge
+        assert np.abs(out[int(y0):int(y1), int(x0):int(x1)].astype(int) - 90).max() > 40  # the die is there
+    assert np.abs(out[5:40, 5:40].astype(int) - 90).max() <= 2  # far from the dice: as it was
+    again, same = throw_onto(frame, np.random.default_rng(3), places, 70.0)
+    assert np.array_equal(out, again) and same == thrown

@@ -38,7 +38,7 @@ from models import DICE_FINDER
 from vision.render.effects import develop, jpeg, sample_look
 from vision.render.textures import KINDS, TextureBank
 
-__all__ = ["CLASSES", "render_dice", "write_dice_dataset"]
+__all__ = ["CLASSES", "render_dice", "throw_onto", "write_dice_dataset"]
 
 CLASSES = tuple(f"d6-{k}" for k in range(1, 7))
 
@@ -214,6 +214,45 @@ def _clutter(img: np.ndarray, rng: np.random.Generator, size: float, count: int)
                         cv2.FONT_HERSHEY_SIMPLEX, s / 40, _colour(rng), max(1, int(s / 15)), cv2.LINE_AA)
 
 
+def _lay_die(img: np.ndarray, rng: np.random.Generator, x: float, y: float, edge: float, elevation: float,
+             light: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
+    """One die of a random kind lying at ``(x, y)`` (pixels of the frame ``img`` is
+    :data:`_SS` times the size of), ``edge`` pixels, with its shadow, seen from ``elevation``
+    (radians above the table) and lit from ``light``: the image, the face on top and the
+    outline points seen (frame pixels)."""
+    style = _style(rng)
+    shadow = (int((x + edge * 0.25) * 16 * _SS), int((y + edge * 0.3) * 16 * _SS))
+    overlay = img.copy()
+    cv2.ellipse(overlay, shadow, (int(edge * 0.7 * 16 * _SS), int(edge * 0.6 * 16 * _SS)), 0, 0, 360,
+                (0, 0, 0), -1, cv2.LINE_AA, 4)
+    dark = float(rng.uniform(0.1, 0.35))
+    img = cv2.addWeighted(overlay, dark, img, 1 - dark, 0)
+    value = int(rng.integers(1, 7))
+    pts = _draw_die(img, (x * _SS, y * _SS), edge * _SS, float(rng.uniform(0, 2 * math.pi)), elevation, value,
+                    style, light, rng) / _SS
+    return img, value, pts
+
+
+def throw_onto(frame: np.ndarray, rng: np.random.Generator, dice: list[tuple[float, float, float]],
+               elevation_deg: float) -> tuple[np.ndarray, list[tuple[int, tuple[float, float, float, float]]]]:
+    """``frame`` (BGR) with d6 dice of random kinds thrown onto it: one at each ``(x, y,
+    edge)`` of ``dice`` (pixels), seen from ``elevation_deg`` above the table, lit from a
+    random side; the new frame and, for each die, its face on top and its box (x1, y1, x2,
+    y2 pixels). The frame's own look (noise, blur, compression) is left as it is."""
+    h, w = frame.shape[:2]
+    img = cv2.resize(frame, (w * _SS, h * _SS), interpolation=cv2.INTER_LINEAR)
+    az = rng.uniform(0, 2 * math.pi)
+    light = np.array([math.cos(az) * 0.6, math.sin(az) * 0.6, 0.8])
+    light /= np.linalg.norm(light)
+    thrown: list[tuple[int, tuple[float, float, float, float]]] = []
+    for x, y, edge in dice:
+        img, value, pts = _lay_die(img, rng, x, y, edge, math.radians(elevation_deg), light)
+        x0, y0 = np.clip(pts.min(0), 0, [w, h])
+        x1, y1 = np.clip(pts.max(0), 0, [w, h])
+        thrown.append((value, (float(x0), float(y0), float(x1), float(y1))))
+    return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA), thrown
+
+
 def render_dice(rng: np.random.Generator, size: tuple[int, int] = (640, 640)
                 ) -> tuple[np.ndarray, list[tuple[int, float, float, float, float]]]:
     """One frame ``size`` (w, h) of d6 dice: the BGR image and its YOLO labels (class
@@ -243,16 +282,7 @@ def render_dice(rng: np.random.Generator, size: tuple[int, int] = (640, 640)
         else:
             continue
         taken.append((x, y, e))
-        style = _style(rng)
-        shadow = (int((x + e * 0.25) * 16 * _SS), int((y + e * 0.3) * 16 * _SS))
-        overlay = img.copy()
-        cv2.ellipse(overlay, shadow, (int(e * 0.7 * 16 * _SS), int(e * 0.6 * 16 * _SS)), 0, 0, 360,
-                    (0, 0, 0), -1, cv2.LINE_AA, 4)
-        dark = float(rng.uniform(0.1, 0.35))
-        img = cv2.addWeighted(overlay, dark, img, 1 - dark, 0)
-        value = int(rng.integers(1, 7))
-        pts = _draw_die(img, (x * _SS, y * _SS), e * _SS, float(rng.uniform(0, 2 * math.pi)), elevation, value,
-                        style, light, rng) / _SS
+        img, value, pts = _lay_die(img, rng, x, y, e, elevation, light)
         x0, y0 = np.clip(pts.min(0), 0, [w, h])
         x1, y1 = np.clip(pts.max(0), 0, [w, h])
         if x1 - x0 > 2 and y1 - y0 > 2:

@@ -1,0 +1,146 @@
+"""Dice thrown beside a game's pieces, read as the live referee reads a throw.
+
+    python3 benchmarks/table_dice.py [--games oneworld battle-grounds the-game] [--frames 60]
+                                     [--seed 1001] [--finder d6] [--json]
+
+Each game's rendered 640x480 frames (seed ``--seed``, no hands), and the same frames with
+the dice one of its actions throws lying among the pieces (OneWorld's reinforcement: one;
+Battle Grounds' battle: two; The Game's act: one) drawn onto them
+(:func:`vision.render.dice_scene.throw_onto`: ordinary dice of many kinds, 14 to 19 mm
+across as the board's scale makes them, on the board or beside it, clear of the pieces,
+the markers and each other, seen from the frame's camera elevation). Both frames are read
+as ``tabletop play`` reads them: the game's shipped detector with the d6 finder beside it
+(:func:`vision.dice_finder.with_dice`), mapped with the renderer's own board geometry and the
+kit's markers where it puts them; the throw is what :func:`tabletop.live.rolls.thrown_d6`
+takes from the frame before to the frame after. Counted per game: throws *read* (the faces
+thrown, no more, no fewer), *held back* (a die seen whose face the reader is less than
+``SURE_FACE`` sure of: the referee asks for the roll), *wrong* (another set of faces);
+frames without dice where the referee would see a die (a false die: held back or joining a
+throw); and the same with the markers not left out (``markers: off``), what the referee did
+before it knew where they lie.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+#: How many dice one of the game's actions throws.
+THROWN = {"oneworld": 1, "battle-grounds": 2, "the-game": 1}
+#: A die's edge, mm (ordinary dice run from 12 to 19).
+EDGE_MM = (14.0, 19.0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(THROWN), choices=list(THROWN))
+    parser.add_argument("--frames", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1001)
+    parser.add_argument("--finder", default="d6", help="the d6 finder's weights (default the shipped models/d6.pt)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    from vision.dice_finder import DiceFinder
+
+    finder = DiceFinder.load(args.finder)
+    doc = {game: run_game(game, finder, args.frames, args.seed, quiet=args.json) for game in args.games}
+    if args.json:
+        print(json.dumps(doc, indent=1))
+        return 0
+    print(f"{args.frames} frames a game (seed {args.seed})")
+    for game, modes in doc.items():
+        for mode, t in modes.items():
+            n = t["throws"]
+            print(f"{game} (markers {mode}): {n} throws of {THROWN[game]}: read {t['read']} "
+                  f"({100 * t['read'] / n:.1f} %), held back {t['held_back']}, wrong {t['wrong']}; "
+                  f"frames without dice seeing one {t['false_frames']} of {n}")
+    return 0
+
+
+def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False) -> dict[str, dict[str, int]]:
+    """The figures of one game (module docstring), markers left out (``on``) and not (``off``)."""
+    import numpy as np
+
+    from tabletop.live.board import BoardMapper
+    from tabletop.live.play import _marker_spec
+    from tabletop.live.rolls import thrown_d6
+    from vision.detect import Detector
+    from vision.detect_cells import FrameGeometry
+    from vision.dice_finder import with_dice
+    from vision.render.dice_scene import throw_onto
+    from vision.render.renderer import Renderer, RenderOptions
+
+    detector = Detector.load(game)
+    detect = with_dice(detector.detect, finder)
+    renderer = Renderer(game, seed=seed, options=RenderOptions(size=(640, 480), hands=0.0))
+    tally = {mode: {"throws": 0, "read": 0, "held_back": 0, "wrong": 0, "false_frames": 0} for mode in ("on", "off")}
+    for i in range(frames):
+        rendered = renderer.render(i)
+        truth = rendered.truth
+        geometry = FrameGeometry.from_truth(truth)
+        options = truth.get("position_source", {}).get("options", {})
+        spec = _marker_spec(game, options)
+        markers = spec.in_image(geometry.board_to_image)
+        rng = np.random.default_rng([seed, i, 77])
+        dice = _places(rng, truth, spec, geometry, markers, THROWN[game])
+        thrown_frame, thrown = throw_onto(rendered.image, rng, dice, float(truth["camera"]["elevation"]))
+        faces = sorted(v for v, _ in thrown)
+        mapper = BoardMapper.for_game(game, truth["position"], options, tuple(truth["board"]["size"]),
+                                      tuple(detector.names))
+        polygon = np.array(truth["board"]["corners_in_image"], float)
+        det_before, det_after = detect(rendered.image), detect(thrown_frame)
+        for mode, marks in (("on", markers), ("off", ())):
+            before = mapper.map(det_before, geometry, polygon, (640, 480), rendered.image, marks)
+            after = mapper.map(det_after, geometry, polygon, (640, 480), thrown_frame, marks)
+            t = tally[mode]
+            t["throws"] += 1
+            t["false_frames"] += bool(before.dice or before.unsure_dice)
+            read = thrown_d6(before, after)
+            if after.unsure_dice:
+                t["held_back"] += 1
+            elif read == faces:
+                t["read"] += 1
+            else:
+                t["wrong"] += 1
+        if not quiet and (i + 1) % 20 == 0:
+            print(f"{game}: {i + 1}/{frames} frames", file=sys.stderr)
+    return tally
+
+
+def _places(rng: Any, truth: dict[str, Any], spec: Any, geometry: Any, markers: Any, count: int
+            ) -> list[tuple[float, float, float]]:
+    """Where ``count`` dice land (image x, y and edge, pixels): on the board or up to a fifth
+    of it beside it, in the frame, clear of every piece's box, marker and die."""
+    import numpy as np
+
+    x0, y0, x1, y1 = spec.extent()
+    mx, my = 0.2 * (x1 - x0), 0.2 * (y1 - y0)
+    taken = [np.asarray(p["box"], float) for p in truth.get("pieces", [])]
+    taken += [np.r_[q.min(axis=0), q.max(axis=0)] for q in markers]
+    out: list[tuple[float, float, float]] = []
+    for _ in range(count):
+        for _try in range(200):
+            b = np.array([rng.uniform(x0 - mx, x1 + mx), rng.uniform(y0 - my, y1 + my)])
+            edge_units = rng.uniform(*EDGE_MM) / spec.unit_mm
+            (x, y), ex, ey = geometry.board_to_image(np.array([b, b + [edge_units, 0], b + [0, edge_units]]))
+            edge = float(max(np.hypot(*(ex - (x, y))), np.hypot(*(ey - (x, y)))))
+            if not (2 * edge <= x <= 640 - 2 * edge and 2 * edge <= y <= 480 - edge) or not math.isfinite(edge):
+                continue
+            box = np.array([x - edge, y - 1.5 * edge, x + edge, y + edge])
+            if all(box[2] < t[0] or t[2] < box[0] or box[3] < t[1] or t[3] < box[1] for t in taken):
+                taken.append(box)
+                out.append((float(x), float(y), edge))
+                break
+    return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
