@@ -14,10 +14,15 @@ as ``tabletop play`` reads them: the game's shipped detector with the d6 finder 
 kit's markers where it puts them; the throw is what :func:`tabletop.live.rolls.thrown_d6`
 takes from the frame before to the frame after. Counted per game: throws *read* (the faces
 thrown, no more, no fewer), *held back* (a die seen whose face the reader is less than
-``SURE_FACE`` sure of: the referee asks for the roll), *wrong* (another set of faces);
+``SURE_FACE`` sure of: the referee asks for the roll), *wrong* (another set of faces: fewer
+dice, more, or as many with other faces; the referee then finds no order of them that gives
+the board it sees, or takes a wrong roll);
 frames without dice where the referee would see a die (a false die: held back or joining a
-throw); and the same with the markers not left out (``markers: off``), what the referee did
-before it knew where they lie.
+throw). Three ways: as the referee reads now (``now``: the markers left out, and a die
+unsure of its face that lay still where one lay before the throw set aside,
+:func:`tabletop.live.rolls.set_aside_lying`; the frame without dice stood still before the
+throw); the markers left out alone (``markers``); neither (``before``: as the referee read
+before it knew either).
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ if str(ROOT) not in sys.path:
 
 #: How many dice one of the game's actions throws.
 THROWN = {"oneworld": 1, "battle-grounds": 2, "the-game": 1}
+#: The ways the frames are read (module docstring).
+MODES = ("now", "markers", "before")
 #: A die's edge, mm (ordinary dice run from 12 to 19).
 EDGE_MM = (14.0, 19.0)
 
@@ -59,19 +66,20 @@ def main(argv: list[str] | None = None) -> int:
     for game, modes in doc.items():
         for mode, t in modes.items():
             n = t["throws"]
-            print(f"{game} (markers {mode}): {n} throws of {THROWN[game]}: read {t['read']} "
-                  f"({100 * t['read'] / n:.1f} %), held back {t['held_back']}, wrong {t['wrong']}; "
+            print(f"{game} ({mode}): {n} throws of {THROWN[game]}: read {t['read']} "
+                  f"({100 * t['read'] / n:.1f} %), held back {t['held_back']}, wrong {t['wrong']} (fewer "
+                  f"{t['fewer']}, more {t['more']}, other faces {t['other_faces']}); "
                   f"frames without dice seeing one {t['false_frames']} of {n}")
     return 0
 
 
 def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False) -> dict[str, dict[str, int]]:
-    """The figures of one game (module docstring), markers left out (``on``) and not (``off``)."""
+    """The figures of one game (module docstring), read each way."""
     import numpy as np
 
     from tabletop.live.board import BoardMapper
     from tabletop.live.play import _marker_spec
-    from tabletop.live.rolls import thrown_d6
+    from tabletop.live.rolls import set_aside_lying, thrown_d6
     from vision.detect import Detector
     from vision.detect_cells import FrameGeometry
     from vision.dice_finder import with_dice
@@ -81,7 +89,8 @@ def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False
     detector = Detector.load(game)
     detect = with_dice(detector.detect, finder)
     renderer = Renderer(game, seed=seed, options=RenderOptions(size=(640, 480), hands=0.0))
-    tally = {mode: {"throws": 0, "read": 0, "held_back": 0, "wrong": 0, "false_frames": 0} for mode in ("on", "off")}
+    tally = {mode: {"throws": 0, "read": 0, "held_back": 0, "wrong": 0, "fewer": 0, "more": 0, "other_faces": 0,
+                    "false_frames": 0} for mode in MODES}
     for i in range(frames):
         rendered = renderer.render(i)
         truth = rendered.truth
@@ -97,9 +106,12 @@ def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False
                                       tuple(detector.names))
         polygon = np.array(truth["board"]["corners_in_image"], float)
         det_before, det_after = detect(rendered.image), detect(thrown_frame)
-        for mode, marks in (("on", markers), ("off", ())):
+        for mode in MODES:
+            marks = markers if mode != "before" else ()
             before = mapper.map(det_before, geometry, polygon, (640, 480), rendered.image, marks)
             after = mapper.map(det_after, geometry, polygon, (640, 480), thrown_frame, marks)
+            if mode == "now":  # the table stood still before the throw: its unsure dice lay there
+                before, after = set_aside_lying(before, before), set_aside_lying(after, before)
             t = tally[mode]
             t["throws"] += 1
             t["false_frames"] += bool(before.dice or before.unsure_dice)
@@ -110,6 +122,7 @@ def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False
                 t["read"] += 1
             else:
                 t["wrong"] += 1
+                t["fewer" if len(read) < len(faces) else "more" if len(read) > len(faces) else "other_faces"] += 1
         if not quiet and (i + 1) % 20 == 0:
             print(f"{game}: {i + 1}/{frames} frames", file=sys.stderr)
     return tally

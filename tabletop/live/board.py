@@ -70,14 +70,22 @@ class SeenBoard:
     dice: tuple[str, ...] = ()
     hands: tuple[tuple[float, float, float, float], ...] = ()
     hand_over_board: bool = False
-    #: dice seen whose faces were not read surely (:data:`SURE_FACE`); when any, ``dice`` is
-    #: empty
+    #: dice seen whose faces were not read surely (:data:`SURE_FACE`) and that may have been
+    #: thrown; when any, ``dice`` is empty (:func:`tabletop.live.rolls.set_aside_lying`)
     unsure_dice: int = 0
     #: where each of ``dice`` lies (its box carried onto the board's plane, in board units, in
     #: the same order; empty where not known): a die thrown again showing the face it showed
     #: before lies elsewhere, and a camera moved leaves it where it lay. Not part of what is
     #: compared: the dice's faces are
     dice_boxes: tuple[tuple[float, float, float, float], ...] = field(default=(), compare=False)
+    #: where each die whose face was not read surely lies (board units, as ``dice_boxes``;
+    #: empty where not known), and the dice read surely beside them with where they lie
+    #: (``dice`` and ``dice_boxes`` as they would be without them): a die unsure of its face
+    #: that lies where a die lay at the last still position was not thrown, and is set aside
+    #: (:func:`tabletop.live.rolls.set_aside_lying`)
+    unsure_boxes: tuple[tuple[float, float, float, float], ...] = field(default=(), compare=False)
+    sure_dice: tuple[str, ...] = field(default=(), compare=False)
+    sure_boxes: tuple[tuple[float, float, float, float], ...] = field(default=(), compare=False)
 
     def cells(self) -> Counter[tuple[str, str]]:
         return Counter((p.cell, p.cls) for p in self.pieces if p.cell is not None)
@@ -208,13 +216,15 @@ class BoardMapper:
             pieces.append(SeenPiece(name, cell, (x, y), b, float(det.confidence[i]), facing))  # type: ignore[arg-type]
         pieces = _one_read(pieces, self.game)
         over = any(_box_over(h, board_polygon) for h in hands) if board_polygon is not None else bool(hands)
-        unsure = sum(1 for c in face_sure if c < SURE_FACE)  # NaN compares False: not read by a face reader
-        if unsure:
-            dice, dice_at = [], []
+        unsure = [k for k, c in enumerate(face_sure) if c < SURE_FACE]  # NaN compares False: not read by a face reader
         lying = _on_plane(geometry, dice_at)
-        order = sorted(range(len(dice)), key=lambda k: dice[k])
-        return SeenBoard(self.game, tuple(pieces), tuple(dice[k] for k in order), tuple(hands), over, unsure,
-                         tuple(lying[k] for k in order) if lying else ())
+        order = sorted((k for k in range(len(dice)) if k not in unsure), key=lambda k: dice[k])
+        sure = tuple(dice[k] for k in order)
+        sure_at = tuple(lying[k] for k in order) if lying else ()
+        if not unsure:
+            return SeenBoard(self.game, tuple(pieces), sure, tuple(hands), over, 0, sure_at)
+        return SeenBoard(self.game, tuple(pieces), (), tuple(hands), over, len(unsure), (),
+                         tuple(lying[k] for k in unsure) if lying else (), sure, sure_at)
 
 
 def _on_plane(geometry: Geometry, boxes: Sequence[tuple[float, float, float, float]]

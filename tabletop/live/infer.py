@@ -160,7 +160,7 @@ def infer(game: GameRules[Any, Any], state: Any, before: SeenBoard, after: SeenB
         if not after.dice and game.name != "the-game" and awaits_dice(chances):
             moved = _infer_cells(game, state, before, after, COSTS["margin"] if margin is None else margin, touched)
             if moved.kind in ("legal", "illegal"):  # a move, and no dice to read the roll from
-                seen = ("the dice on the table are not read surely" if after.unsure_dice
+                seen = ("the dice on the table are not read surely" if after.unsure_dice or after.unsure_boxes
                         else "no dice are seen on the table")
                 return Reading("no-dice", note=f"a roll is awaited and {seen}; the move is read once they are")
             return moved

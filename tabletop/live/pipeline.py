@@ -47,6 +47,7 @@ from tabletop.live.outcomes import (
     exact_outcomes,
     seen_cells,
 )
+from tabletop.live.rolls import set_aside_lying
 from vision.detections import Detections
 
 __all__ = ["Corrections", "FrameResult", "FrameView", "LivePipeline", "Rolls", "SECRET_NOTE"]
@@ -375,6 +376,7 @@ class LivePipeline:
             det = self.detect(frame)
             seen = self.mapper.map(det, view.geometry, view.polygon, size_of_frame(frame),
                                    frame if isinstance(frame, np.ndarray) else None, view.markers)
+            seen = set_aside_lying(seen, self._still)  # a die unsure of its face lying still was not thrown
         except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
             self.log(result.message)
@@ -423,7 +425,7 @@ class LivePipeline:
                     self.stability.reset()
             else:
                 action, how = drawn
-                why = "the dice not read surely" if seen.unsure_dice else "no dice seen"
+                why = "the dice not read surely" if seen.unsure_dice or seen.unsure_boxes else "no dice seen"
                 reading = Reading("roll", action, self.game.action_to_json(action), self.game.verdict(self.state, action),
                                   note=f"typed: {why}" if how == "typed" else f"rolled by the referee: {why}")
         if self.game.name == "the-game":  # exits, acts, and what leaves the field as it was

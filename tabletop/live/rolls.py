@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from tabletop.live.board import SeenBoard
@@ -163,6 +164,34 @@ def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:
     [2]
     """
     return sorted(int(d[3:]) for d in thrown(before, after) if d.startswith("d6-") and d[3:].isdigit())
+
+
+def set_aside_lying(seen: SeenBoard, still: SeenBoard | None) -> SeenBoard:
+    """``seen`` with its dice whose faces were not read surely set aside when every one of
+    them lies where a die unsure of its face lay at the last ``still`` position (within
+    :data:`SAME_PLACE`): it was not thrown since, and it keeps no throw from being read, whether
+    it is a die left lying whose face the reader cannot make out, or something lying still on
+    the table that the d6 finder takes for one (a patch of leaves, a hex of the map). Its
+    place is kept (``unsure_boxes``) for the positions after. ``seen`` as it is when it has no
+    such die, when one lies elsewhere (a die read surely there before may have been thrown
+    again to the same place), or when where they lie is not known.
+
+    >>> at = lambda *boxes: tuple((x, y, x + 1.0, y + 1.0) for x, y in boxes)
+    >>> still = SeenBoard("oneworld", unsure_dice=1, unsure_boxes=at((0, 0)))
+    >>> now = SeenBoard("oneworld", unsure_dice=1, unsure_boxes=at((0.2, 0)), sure_dice=("d6-4",),
+    ...                 sure_boxes=at((9, 9)))
+    >>> set_aside_lying(now, still).dice, set_aside_lying(now, still).unsure_dice
+    (('d6-4',), 0)
+    >>> set_aside_lying(now, SeenBoard("oneworld", unsure_dice=1, unsure_boxes=at((5, 5)))).unsure_dice
+    1
+    """
+    if not seen.unsure_dice or still is None or len(seen.unsure_boxes) != seen.unsure_dice:
+        return seen
+    if not all(any(_same_place(box, old) for old in still.unsure_boxes) for box in seen.unsure_boxes):
+        return seen
+    if len(seen.sure_boxes) != len(seen.sure_dice):
+        return seen
+    return replace(seen, dice=seen.sure_dice, dice_boxes=seen.sure_boxes, unsure_dice=0, sure_dice=(), sure_boxes=())
 
 
 def _same_place(a: Sequence[float], b: Sequence[float]) -> bool:

@@ -1329,7 +1329,10 @@ def test_a_die_boxed_on_a_printed_marker_is_the_marker() -> None:
     boxes = np.array([[100, 100, 120, 110], [15, 15, 45, 45], [52, 30, 62, 40], [200, 30, 212, 42]], float)
     det = Detections(boxes, np.array([0.8, 0.9, 0.9, 0.9]), np.array([0, 1, 3, 2]),
                      face_confidence=np.array([np.nan, 0.5, 0.99, 1]))
-    assert mapper.map(det, Flat()).unsure_dice == 1  # without the markers: the throw is held back
+    held = mapper.map(det, Flat())
+    assert held.unsure_dice == 1 and held.dice == ()  # without the markers: the throw is held back
+    assert held.sure_dice == ("d6-1", "d6-2") and np.allclose(held.unsure_boxes, ((1.5, 1.5, 4.5, 4.5),))
+    assert np.allclose(held.sure_boxes, ((5.2, 3.0, 6.2, 4.0), (20.0, 3.0, 21.2, 4.2)))
     seen = mapper.map(det, Flat(), markers=[marker])
     assert seen.dice == ("d6-2",) and seen.unsure_dice == 0 and len(seen.pieces) == 1
     far = np.array([[300, 300], [340, 300], [340, 340], [300, 340]], float)

@@ -324,3 +324,43 @@ def test_a_roll_taken_back_and_thrown_again_to_the_same_faces_is_read() -> None:
     again = lying((8.0, 6.0), (7.0, 5.0))
     feed(pipe, [hand(again), again], t)
     assert _same(game, pipe.state, states[43]), pipe.announced
+
+
+def _through_the_mapper(game: Any, s: Any, boards: list[SeenBoard]) -> LivePipeline:
+    """A live pipeline that reads each frame (a seen board, as a mapper would make it) the
+    way it reads a camera's, through ``_read``: detection and mapping doubles hand the board on."""
+    from tabletop.live.pipeline import FrameView
+
+    class Mapper:
+        def map(self, det: Any, *args: Any) -> SeenBoard:
+            return det
+
+    pipe = LivePipeline(game, s, lambda frame: frame, lambda frame: FrameView(None, None, "x"), Mapper(),
+                        rolls=Rolls([]), window_s=0.3)
+    pipe.announced = []
+    pipe._announce = lambda result, text, kind="info": pipe.announced.append((kind, text))
+    feed(pipe, boards)
+    return pipe
+
+
+def _with_unsure(board: SeenBoard, at: tuple[float, float, float, float]) -> SeenBoard:
+    """``board`` as the mapper makes it with a die it cannot read the face of lying ``at``."""
+    return replace(board, dice=(), dice_boxes=(), unsure_dice=1, unsure_boxes=(at,), sure_dice=board.dice,
+                   sure_boxes=board.dice_boxes)
+
+
+def test_something_unsure_lying_still_keeps_no_throw_from_being_read() -> None:
+    """Something the d6 finder boxes as a die and cannot read the face of (a leaf, a hex of
+    the map) lies beside the board from the start: the battle's two dice thrown beside it are
+    read as its roll. Where it was not lying before (it may be a die of the throw), the throw
+    is held back and the roll asked for."""
+    game, s, end = _attack([1, 4])
+    leaf = (30.0, 30.0, 31.0, 31.0)
+    start = _with_unsure(_board(game, s), leaf)
+    thrown = replace(_board(game, end), dice=("d6-1", "d6-4"), dice_boxes=((5.0, 5.0, 6.0, 6.0), (8.0, 5.0, 9.0, 6.0)))
+    pipe = _through_the_mapper(game, s, [start, hand(start), _with_unsure(thrown, leaf)])
+    assert _same(game, pipe.state, end), pipe.announced
+    assert any("Hydra Agent 4 (3 + 1), Iron Man 10 (6 + 4)." in text for _, text in pipe.announced)
+    elsewhere = _through_the_mapper(game, s, [start, hand(start), _with_unsure(thrown, (12.0, 3.0, 13.0, 4.0))])
+    assert elsewhere.state is s
+    assert any(text.startswith("A roll is needed") for _, text in elsewhere.announced), elsewhere.announced

@@ -231,10 +231,11 @@ def test_the_benchmark_counts_each_throw_sureness_once(monkeypatch: pytest.Monke
 def test_the_table_dice_benchmark_counts_dice_on_the_markers_as_the_referee_takes_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``benchmarks/table_dice.py`` with a finder double that boxes each of the kit's markers
-    as a die it is unsure of (and nothing else) and a detector double that finds no piece:
-    with the markers left out, no die is seen and the throw is not read (wrong), no frame is
-    held back; with them kept, every frame sees a die, every throw is held back. The dice
-    land clear of every piece and marker, in the frame."""
+    as a die it is unsure of, and one spot off them, and a detector double that finds no
+    piece: with the markers left out, the spot's die, lying still, still holds every throw
+    back; set aside as lying still (now), no die is seen and the throw is not read (wrong);
+    with the markers kept, every throw is held back. The dice land clear of every piece and
+    marker, in the frame."""
     import importlib.util
     from pathlib import Path
 
@@ -271,15 +272,22 @@ def test_the_table_dice_benchmark_counts_dice_on_the_markers_as_the_referee_take
         def detect(self, frame: np.ndarray) -> Detections:
             return Detections.empty()
 
+    def spot(quads: list[np.ndarray]) -> list[float]:  # a place far from every marker
+        x, y = max(((x, y) for x in range(40, 600, 40) for y in range(40, 440, 40)),
+                   key=lambda p: min(np.hypot(*(q.mean(axis=0) - p)) for q in quads))
+        return [x - 6.0, y - 6.0, x + 6.0, y + 6.0]
+
     class OnMarkers:
         def detect(self, frame: np.ndarray, pieces: Detections | None = None, conf: float = 0.0) -> Detections:
             quads = markers[next(frames) // 2]  # each frame read twice: before the throw and after it
-            boxes = np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads])
+            boxes = np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads] + [spot(quads)])
             return Detections(boxes, np.full(len(boxes), 0.8), np.zeros(len(boxes), int),
                               class_name=np.array(["d6-1"] * len(boxes), object),
                               face_confidence=np.full(len(boxes), 0.5))
 
     monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: NoPieces()))
     tally = bench.run_game("battle-grounds", OnMarkers(), 2, 5, quiet=True)
-    assert tally["on"] == {"throws": 2, "read": 0, "held_back": 0, "wrong": 2, "false_frames": 0}
-    assert tally["off"] == {"throws": 2, "read": 0, "held_back": 2, "wrong": 0, "false_frames": 2}
+    assert tally["now"] == {"throws": 2, "read": 0, "held_back": 0, "wrong": 2, "fewer": 2, "more": 0,
+                            "other_faces": 0, "false_frames": 0}
+    assert tally["markers"] == tally["before"] == {"throws": 2, "read": 0, "held_back": 2, "wrong": 0, "fewer": 0,
+                                                   "more": 0, "other_faces": 0, "false_frames": 2}

@@ -238,7 +238,8 @@ def throw_onto(frame: np.ndarray, rng: np.random.Generator, dice: list[tuple[flo
     """``frame`` (BGR) with d6 dice of random kinds thrown onto it: one at each ``(x, y,
     edge)`` of ``dice`` (pixels), seen from ``elevation_deg`` above the table, lit from a
     random side; the new frame and, for each die, its face on top and its box (x1, y1, x2,
-    y2 pixels). The frame's own look (noise, blur, compression) is left as it is."""
+    y2 pixels). The frame's own look (noise, blur, compression) is left as it is, and its
+    pixels away from the dice and their shadows are the frame's own."""
     h, w = frame.shape[:2]
     img = cv2.resize(frame, (w * _SS, h * _SS), interpolation=cv2.INTER_LINEAR)
     az = rng.uniform(0, 2 * math.pi)
@@ -250,7 +251,13 @@ def throw_onto(frame: np.ndarray, rng: np.random.Generator, dice: list[tuple[flo
         x0, y0 = np.clip(pts.min(0), 0, [w, h])
         x1, y1 = np.clip(pts.max(0), 0, [w, h])
         thrown.append((value, (float(x0), float(y0), float(x1), float(y1))))
-    return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA), thrown
+    drawn = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    out = frame.copy()
+    for (x, y, edge), (_, (x0, y0, x1, y1)) in zip(dice, thrown):  # each die and its shadow, pasted
+        a0, b0 = max(0, int(min(x0, x - edge)) - 2), max(0, int(min(y0, y - edge)) - 2)
+        a1, b1 = min(w, int(max(x1, x + 1.5 * edge)) + 3), min(h, int(max(y1, y + 1.5 * edge)) + 3)
+        out[b0:b1, a0:a1] = drawn[b0:b1, a0:a1]
+    return out, thrown
 
 
 def render_dice(rng: np.random.Generator, size: tuple[int, int] = (640, 640)
