@@ -8,8 +8,10 @@ per face) and a face reader reads the pips of the top face. :func:`with_dice` ru
 game's detector and adds its dice (classes ``d6-1`` .. ``d6-6``) to the game's detections, where the live referee reads a throw from them
 (:func:`tabletop.live.rolls.thrown_d6`). A die is added only when the finder is at least
 :data:`DICE_CONF` sure of it and its box does not overlap a piece the game's detector found
-(:data:`ON_PIECE_IOU`): a square counter with a mark is no die. The faces are read of the
-dice kept alone.
+(:data:`ON_PIECE_IOU`): a square counter with a mark is no die. A die on boxes the game's
+detector is unsure of, the finder sure of it and of its face, is a die that detector took for
+a piece: it is kept and those boxes dropped (:func:`over_pieces`). The faces are read of the
+dice kept (or that may win so) alone.
 
 >>> found = Detections(np.array([[0., 0, 10, 10]]), np.array([0.9]), np.array([0]), class_name=np.array(["blade"], object))
 >>> dice = Detections(np.array([[2., 2, 9, 9], [40, 40, 50, 50], [60, 60, 70, 70]]), np.array([0.9, 0.8, 0.2]),
@@ -27,8 +29,9 @@ import numpy as np
 
 from vision.detections import Detections, box_iou
 
-__all__ = ["DICE_CONF", "MARKER_GROW", "ON_PIECE_IOU", "SAME_DIE_IOU", "DiceFinder", "added", "clear_of", "load_finder",
-           "on_markers", "one_box_per_die", "with_dice"]
+__all__ = ["DICE_CONF", "MARKER_GROW", "ON_PIECE_IOU", "OVER_PIECE_CONF", "OVER_PIECE_FACE", "SAME_DIE_IOU",
+           "UNSURE_PIECE", "DiceFinder", "added", "clear_of", "load_finder", "on_markers", "one_box_per_die",
+           "over_pieces", "with_dice"]
 
 #: The finder's confidence a die needs to be added (the referee takes a throw from them).
 DICE_CONF = 0.3
@@ -37,13 +40,60 @@ DICE_CONF = 0.3
 ON_PIECE_IOU = 0.1
 
 
-def clear_of(found: Detections | None, dice: Detections, conf: float = DICE_CONF) -> np.ndarray:
+#: A die the finder is at least this sure of (and of its face, :data:`OVER_PIECE_FACE`) over
+#: boxes of the game's detector each less sure than :data:`UNSURE_PIECE` is a die the game's
+#: detector took for a piece: the die is kept and those boxes dropped.
+OVER_PIECE_CONF = 0.6
+#: ... the face reader's confidence it needs (the referee's own for a throw).
+OVER_PIECE_FACE = 0.9
+#: ... and below this the game's detector's confidence in each box under it.
+UNSURE_PIECE = 0.5
+
+
+def clear_of(found: Detections | None, dice: Detections, conf: float = DICE_CONF, contested: bool = False
+             ) -> np.ndarray:
     """Which boxes of ``dice`` are at least ``conf`` sure and clear of every box of ``found``
-    (overlapping none by :data:`ON_PIECE_IOU`)."""
+    (overlapping none by :data:`ON_PIECE_IOU`); with ``contested``, also those that lie on
+    boxes of ``found`` only that a die might win (:func:`over_pieces`, whose face then decides)."""
     keep = np.asarray(dice.confidence) >= conf
     if found is not None and len(found) and keep.any():
-        keep &= box_iou(dice.xyxy, found.xyxy).max(axis=1) < ON_PIECE_IOU
+        overlap = box_iou(dice.xyxy, found.xyxy) >= ON_PIECE_IOU
+        clear = ~overlap.any(axis=1)
+        if contested:
+            clear |= _may_win(found, dice, overlap)
+        keep &= clear
     return keep
+
+
+def _may_win(found: Detections, dice: Detections, overlap: np.ndarray) -> np.ndarray:
+    """Which dice lie on boxes of ``found`` (``overlap``: dice x found) each less sure than
+    :data:`UNSURE_PIECE`, being :data:`OVER_PIECE_CONF` sure themselves (a hand's box never
+    gives way)."""
+    unsure = np.asarray(found.confidence) < UNSURE_PIECE
+    if found.class_name is not None:
+        unsure &= np.asarray(found.class_name, object) != "hand"
+    return overlap.any(axis=1) & ~(overlap & ~unsure[None, :]).any(axis=1) & \
+        (np.asarray(dice.confidence) >= OVER_PIECE_CONF)
+
+
+def over_pieces(found: Detections, dice: Detections) -> tuple[np.ndarray, np.ndarray]:
+    """The dice of ``dice`` that lie on boxes of ``found`` (by :data:`ON_PIECE_IOU`) each less
+    sure than :data:`UNSURE_PIECE`, themselves at least :data:`OVER_PIECE_CONF` sure with a face
+    read :data:`OVER_PIECE_FACE` surely: a die the game's detector took for a piece (the
+    finder sure of a die and of its face, the game's detector unsure of its piece). Returns
+    which dice win so, and which boxes of ``found`` lie under them.
+
+    >>> found = Detections(np.array([[0., 0, 10, 10], [40, 40, 50, 50]]), np.array([0.3, 0.9]), np.array([0, 0]))
+    >>> dice = Detections(np.array([[1., 1, 10, 10], [41, 41, 50, 50]]), np.array([0.8, 0.8]), np.array([0, 0]),
+    ...                   face_confidence=np.array([0.95, 0.99]))
+    >>> [m.tolist() for m in over_pieces(found, dice)]  # the second piece too sure to give way
+    [[True, False], [True, False]]
+    """
+    if not len(found) or not len(dice) or dice.face_confidence is None:
+        return np.zeros(len(dice), bool), np.zeros(len(found), bool)
+    overlap = box_iou(dice.xyxy, found.xyxy) >= ON_PIECE_IOU
+    wins = _may_win(found, dice, overlap) & (np.nan_to_num(np.asarray(dice.face_confidence, float)) >= OVER_PIECE_FACE)
+    return wins, overlap[wins].any(axis=0)
 
 
 #: A box whose centre lies within a kit's marker grown this many times about its centre is
@@ -83,9 +133,11 @@ def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detec
     has (keypoints, facings) are filled in for the dice as unread. The face confidences are
     the finder's for its dice (NaN for the boxes of ``found`` its detector's reader did not
     read), so that a die read unsurely still keeps the frame's dice from counting."""
-    d = dice[clear_of(found, dice, conf)]
+    wins, under = over_pieces(found, dice)
+    d = dice[clear_of(found, dice, conf) | (wins & (np.asarray(dice.confidence) >= conf))]
     if not len(d):
         return found
+    found = found[~under]
     n = len(d)
     names = d.class_name if d.class_name is not None else np.array([f"d6-{int(c) + 1}" for c in d.class_id], object)
     old_names = found.class_name if found.class_name is not None else np.array([str(c) for c in found.class_id], object)
@@ -176,7 +228,7 @@ class DiceFinder:
         own = getattr(self.detector, "faces", None) is not None
         d = one_box_per_die(self.detector.detect(frame, read_faces=False) if own else self.detector.detect(frame))
         if pieces is not None or conf > 0:
-            d = d[clear_of(pieces, d, conf)]
+            d = d[clear_of(pieces, d, conf, contested=True)]
         if own:
             return self.detector.read_faces(frame, d)
         if self.faces is None or not len(d):

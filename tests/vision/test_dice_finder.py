@@ -291,3 +291,49 @@ def test_the_table_dice_benchmark_counts_dice_on_the_markers_as_the_referee_take
                             "other_faces": 0, "false_frames": 0}
     assert tally["markers"] == tally["before"] == {"throws": 2, "read": 0, "held_back": 2, "wrong": 0, "fewer": 0,
                                                    "more": 0, "other_faces": 0, "false_frames": 2}
+
+
+def test_a_die_the_game_s_detector_took_for_a_piece_unsurely_is_the_die() -> None:
+    """A die box on a piece box: left out when the piece is sure (a square counter with a
+    mark is no die), or when the finder or its face reader is unsure; kept, and the piece box
+    under it dropped, when the finder is sure of a die and of its face and the game's
+    detector unsure of its piece. Its face is read only when it may win so."""
+    from vision.dice_finder import OVER_PIECE_CONF, OVER_PIECE_FACE, UNSURE_PIECE
+
+    def pieces(conf: float) -> Detections:
+        return Detections(np.array([[0., 0, 20, 20], [100, 100, 120, 130]]), np.array([conf, 0.9]), np.array([0, 1]),
+                          class_name=np.array(["red-piece", "blue-piece"], object))
+
+    def die(conf: float, face: float) -> Detections:
+        return Detections(np.array([[2., 2, 19, 19]]), np.array([conf]), np.array([3]),
+                          class_name=np.array(["d6-4"], object), face_confidence=np.array([face]))
+
+    won = added(pieces(UNSURE_PIECE - 0.1), die(OVER_PIECE_CONF, OVER_PIECE_FACE))
+    assert won.class_name.tolist() == ["blue-piece", "d6-4"]
+    for piece, finder, face in ((UNSURE_PIECE, 0.9, 0.99), (0.3, OVER_PIECE_CONF - 0.01, 0.99),
+                                (0.3, 0.9, OVER_PIECE_FACE - 0.01)):
+        assert added(pieces(piece), die(finder, face)).class_name.tolist() == ["red-piece", "blue-piece"]
+    hand = pieces(0.3)
+    hand = Detections(hand.xyxy, hand.confidence, hand.class_id, class_name=np.array(["hand", "blue-piece"], object))
+    assert added(hand, die(0.9, 0.99)).class_name.tolist() == ["hand", "blue-piece"]  # a hand never gives way
+
+    read: list[int] = []
+
+    class Reader:
+        def read(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[list[str], np.ndarray]:
+            read.append(len(xyxy))
+            return ["d6-4"] * len(xyxy), np.full(len(xyxy), 0.95)
+
+    class Finder:
+        names = CLASSES
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return die(0.8, np.nan)
+
+    frame = np.zeros((140, 140, 3), np.uint8)
+    assert with_dice(lambda f: pieces(0.3), DiceFinder(Finder(), Reader()))(frame).class_name.tolist() == [
+        "blue-piece", "d6-4"]
+    assert read == [1]
+    assert with_dice(lambda f: pieces(0.8), DiceFinder(Finder(), Reader()))(frame).class_name.tolist() == [
+        "red-piece", "blue-piece"]
+    assert read == [1]  # on a sure piece: its face not read
