@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -83,7 +82,7 @@ def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False
     from vision.detect import Detector
     from vision.detect_cells import FrameGeometry
     from vision.dice_finder import with_dice
-    from vision.render.dice_scene import throw_onto
+    from vision.render.dice_scene import places_among, throw_onto
     from vision.render.renderer import Renderer, RenderOptions
 
     detector = Detector.load(game)
@@ -99,7 +98,7 @@ def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False
         spec = _marker_spec(game, options)
         markers = spec.in_image(geometry.board_to_image)
         rng = np.random.default_rng([seed, i, 77])
-        dice = _places(rng, truth, spec, geometry, markers, THROWN[game])
+        dice = places_among(rng, truth, spec, geometry.board_to_image, markers, THROWN[game], EDGE_MM)
         thrown_frame, thrown = throw_onto(rendered.image, rng, dice, float(truth["camera"]["elevation"]))
         faces = sorted(v for v, _ in thrown)
         mapper = BoardMapper.for_game(game, truth["position"], options, tuple(truth["board"]["size"]),
@@ -126,33 +125,6 @@ def run_game(game: str, finder: Any, frames: int, seed: int, quiet: bool = False
         if not quiet and (i + 1) % 20 == 0:
             print(f"{game}: {i + 1}/{frames} frames", file=sys.stderr)
     return tally
-
-
-def _places(rng: Any, truth: dict[str, Any], spec: Any, geometry: Any, markers: Any, count: int
-            ) -> list[tuple[float, float, float]]:
-    """Where ``count`` dice land (image x, y and edge, pixels): on the board or up to a fifth
-    of it beside it, in the frame, clear of every piece's box, marker and die."""
-    import numpy as np
-
-    x0, y0, x1, y1 = spec.extent()
-    mx, my = 0.2 * (x1 - x0), 0.2 * (y1 - y0)
-    taken = [np.asarray(p["box"], float) for p in truth.get("pieces", [])]
-    taken += [np.r_[q.min(axis=0), q.max(axis=0)] for q in markers]
-    out: list[tuple[float, float, float]] = []
-    for _ in range(count):
-        for _try in range(200):
-            b = np.array([rng.uniform(x0 - mx, x1 + mx), rng.uniform(y0 - my, y1 + my)])
-            edge_units = rng.uniform(*EDGE_MM) / spec.unit_mm
-            (x, y), ex, ey = geometry.board_to_image(np.array([b, b + [edge_units, 0], b + [0, edge_units]]))
-            edge = float(max(np.hypot(*(ex - (x, y))), np.hypot(*(ey - (x, y)))))
-            if not (2 * edge <= x <= 640 - 2 * edge and 2 * edge <= y <= 480 - edge) or not math.isfinite(edge):
-                continue
-            box = np.array([x - edge, y - 1.5 * edge, x + edge, y + edge])
-            if all(box[2] < t[0] or t[2] < box[0] or box[3] < t[1] or t[3] < box[1] for t in taken):
-                taken.append(box)
-                out.append((float(x), float(y), edge))
-                break
-    return out
 
 
 if __name__ == "__main__":

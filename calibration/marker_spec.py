@@ -22,6 +22,7 @@ __all__ = [
     "MarkerSpec",
     "field_spec",
     "kit",
+    "kit_for",
     "kits_for_game",
     "oneworld_map_spec",
     "owner_of",
@@ -296,6 +297,20 @@ def kits_for_game(game: str) -> tuple[MarkerSpec, ...]:
             f"no marker kit for game {game!r} (kits exist for: {', '.join(games)})"
         )
     return found
+
+
+def kit_for(game: str, options: Any = None) -> MarkerSpec:
+    """The marker layout a game is played with: The Game's field, or the board kit of
+    ``game`` whose name holds its ``board`` option (``options``: the game's options as JSON;
+    Battle Grounds' ``advanced`` board), else its first kit."""
+    if game == "the-game":
+        return field_spec()
+    kits = kits_for_game(game)
+    wanted = str((options or {}).get("board", ""))
+    for k in kits:
+        if wanted and wanted in k.name:
+            return k
+    return kits[0]
 
 
 def owner_of(marker_id: int) -> MarkerSpec | None:

@@ -549,9 +549,9 @@ def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share
     own, or one that adds the tiles of the stage's extra renders to it."""
     from vision.detect_train import tile_dataset, union_data_yaml
 
-    if not stage.renders and not stage.negatives:
+    if not stage.renders and not stage.dice_among:
         return None
-    extra = [_negatives(stage, folder, game, count, seed, share, out, base) for game, count, seed in stage.negatives]
+    extra = [_dice_among(folder, game, count, seed, share, out, base) for game, count, seed in stage.dice_among]
     for count, seed, laid_out in stage.renders:
         data = _extra_render(stage, folder, count, seed, share, out, laid_out=laid_out)
         if not stage.tile:
@@ -566,20 +566,26 @@ def _stage_data(stage: Any, k: int, folder: Path, base: Path, out: TextIO, share
     return union_data_yaml(base, extra, folder / f"stage-{k + 2}.yaml")
 
 
-def _negatives(recipe: Any, folder: Path, game: str, count: int, seed: int, share: float, out: TextIO,
-               base: Path) -> Path:
-    """``count`` renders of ``game`` (``share`` of them in a quick trial; 640x480, seed
-    ``seed``) rendered into ``folder/negatives-<game>-seed<seed>`` once, as a dataset of the
-    classes of ``base`` with nothing to box in them; its YAML."""
+def _dice_among(folder: Path, game: str, count: int, seed: int, share: float, out: TextIO, base: Path) -> Path:
+    """``count`` renders of ``game`` (``share`` of them in a quick trial) with d6 dice thrown
+    among its pieces (:func:`vision.render.dice_scene.write_dice_among`), labelled as the
+    classes of ``base`` say (``d6`` alone, or a class a face), into
+    ``folder/dice-among-<game>-seed<seed>`` once; its YAML."""
     import yaml
 
-    from vision.detect_train import background_data_yaml, with_overrides
+    from tabletop.rendering import ProgressBar
+    from vision.render.dice_scene import write_dice_among
 
-    where = folder / f"negatives-{game}-seed{seed}"
-    data = _render(with_overrides(recipe, game=game, data_count=max(2, round(count * share)), data_seed=seed,
-                                  data_size=(640, 480), data_hands=0.3, data_val=0.0), where / "rendered", out)
+    where = folder / f"dice-among-{game}-seed{seed}"
+    n = max(2, round(count * share))
+    if (where / "data.yaml").is_file() and len(list((where / "images" / "train").glob("*.jpg"))) == n:
+        out.write(f"using the dice among {game}'s pieces already rendered in {where}\n")
+        return where / "data.yaml"
     names = yaml.safe_load(Path(base).read_text(encoding="utf-8"))["names"]
-    return background_data_yaml(data.parent / "images" / "train", names, where / "background")
+    one_class = list(dict(names).values() if isinstance(names, dict) else names) == ["d6"]
+    out.write(f"rendering {n} images of {game} (seed {seed}) with dice thrown among its pieces into {where}\n")
+    out.flush()
+    return write_dice_among(game, where, n, seed, one_class, progress=ProgressBar(f"dice among {game}'s pieces"))
 
 
 def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out: TextIO) -> Path:

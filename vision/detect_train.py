@@ -101,10 +101,11 @@ class Recipe:
     #: share of stacks laid side by side, :class:`vision.render.RenderOptions`) whose tiles join
     #: its training data
     renders: tuple[tuple[int, int, float], ...] = ()
-    #: a later stage's frames with nothing to box (``(game, count, seed)`` each: renders of
-    #: that game, their own pieces unlabelled): the d6 finder's, so that it learns a game's
-    #: markers, counters and terrain beside which it reads dice are no dice
-    negatives: tuple[tuple[str, int, int], ...] = ()
+    #: a later stage's renders of games with d6 dice thrown among their pieces (``(game,
+    #: count, seed)`` each; the dice labelled, the games' own pieces not): the d6 finder's, so
+    #: that it learns dice beside a game's markers, counters and terrain, and those as no dice
+    #: (:func:`vision.render.dice_scene.write_dice_among`)
+    dice_among: tuple[tuple[str, int, int], ...] = ()
     #: where the detector trains (not read from the recipe file): ``"cpu"``, or a CUDA device such
     #: as ``"0"``; the result of a recipe does not depend on it beyond floating-point order
     device: str = "cpu"
@@ -177,14 +178,14 @@ def _then_section(doc: Any) -> tuple[dict[str, Any], ...]:
             raise ValueError("then.renders: each needs a count of at least 2")
         if any(not 0.0 <= laid <= 1.0 for _, _, laid in renders):
             raise ValueError("then.renders: laid_out is a share, from 0 to 1")
-        negatives = tuple((str(r["game"]), int(r["count"]), int(r["seed"])) for r in stage.get("negatives", ()))
-        if any(count < 2 for _, count, _ in negatives):
-            raise ValueError("then.negatives: each needs a count of at least 2")
+        among = tuple((str(r["game"]), int(r["count"]), int(r["seed"])) for r in stage.get("dice_among", ()))
+        if any(count < 2 for _, count, _ in among):
+            raise ValueError("then.dice_among: each needs a count of at least 2")
         imgsz = stage.get("imgsz")
         if imgsz is not None and (int(imgsz) % 32 or not 32 <= int(imgsz) <= 4096):
             raise ValueError(f"then.imgsz must be a multiple of 32 from 32 to 4096, not {imgsz}")
         stages.append({"epochs": epochs, "hyperparameters": dict(stage.get("hyperparameters", {})),
-                       "renders": renders, **({"negatives": negatives} if negatives else {}),
+                       "renders": renders, **({"dice_among": among} if among else {}),
                        **({"imgsz": int(imgsz)} if imgsz is not None else {})})
     return tuple(stages)
 
@@ -209,7 +210,7 @@ def later_stages(recipe: Recipe) -> list[Recipe]:
     for then in recipe.then:
         hyper = {**hyper, **then.get("hyperparameters", {})}
         stages.append(replace(recipe, epochs=int(then["epochs"]), hyperparameters=hyper, then=(),
-                              renders=tuple(then.get("renders", ())), negatives=tuple(then.get("negatives", ())),
+                              renders=tuple(then.get("renders", ())), dice_among=tuple(then.get("dice_among", ())),
                               imgsz=int(then.get("imgsz", recipe.imgsz))))
     return stages
 
@@ -370,24 +371,6 @@ def data_names(data_yaml: Path) -> tuple[str, ...]:
 
     names = yaml.safe_load(Path(data_yaml).read_text(encoding="utf-8"))["names"]
     return tuple(str(names[k]) for k in sorted(names)) if isinstance(names, dict) else tuple(str(n) for n in names)
-
-
-def background_data_yaml(images: Path, names: Sequence[str] | Mapping[int, str], into: Path) -> Path:
-    """A dataset of the images in folder ``images`` (copied to ``into``'s ``images/train``,
-    with no labels: frames with nothing to box), of the classes ``names``; its YAML."""
-    import yaml
-
-    into = Path(into)
-    dst = into / "images" / "train"
-    dst.mkdir(parents=True, exist_ok=True)
-    for image in sorted(Path(images).iterdir()):
-        if image.is_file() and not (dst / image.name).exists():
-            shutil.copyfile(image, dst / image.name)
-    names = dict(names) if isinstance(names, Mapping) else dict(enumerate(names))
-    path = into / "data.yaml"
-    path.write_text(yaml.safe_dump({"path": str(into.resolve()), "train": "images/train", "val": "images/train",
-                                    "names": names}, sort_keys=False), encoding="utf-8")
-    return path
 
 
 def union_data_yaml(base: Path, extra: Sequence[Path], into: Path) -> Path:

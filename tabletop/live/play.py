@@ -168,16 +168,9 @@ def _check_board(game: Any, state: Any, where: str) -> None:
 
 
 def _marker_spec(game: str, options: dict[str, Any]) -> Any:
-    from calibration.marker_spec import field_spec, kits_for_game
+    from calibration.marker_spec import kit_for
 
-    if game == "the-game":
-        return field_spec()
-    kits = kits_for_game(game)
-    wanted = str(options.get("board", ""))
-    for k in kits:
-        if wanted and wanted in k.name:
-            return k
-    return kits[0]
+    return kit_for(game, options)
 
 
 def dice_finder_for(detector: Any) -> Any:

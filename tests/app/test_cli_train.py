@@ -332,11 +332,12 @@ def test_continue_refuses_weights_of_other_classes_than_the_data(cli: Runner, tm
     assert sources == [str(one)] and Path(str(asked[0]["data"])) == out / "data-dice-kinds" / "data.yaml"
 
 
-def test_a_later_stage_s_negatives_are_game_frames_with_nothing_to_box(cli: Runner, tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """A d6 recipe whose last stage has ``negatives``: ``--continue`` renders frames of those
-    games (a share of them with ``--count``) and trains on the dice and on them, copied with
-    no labels (their pieces and markers are no dice), validated on the dice alone."""
+def test_a_later_stage_s_dice_among_games_are_game_frames_with_dice_labelled(cli: Runner, tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A d6 recipe whose last stage has ``dice_among``: ``--continue`` renders frames of those
+    games (a share of them with ``--count``) with dice thrown among their pieces, the dice
+    labelled as the finder's one class and nothing else (the games' pieces and markers are no
+    dice), and trains on the dice renders and on them, validated on the dice renders alone."""
     import yaml
 
     from vision.detect_train import Recipe, RecipeError
@@ -347,25 +348,26 @@ def test_a_later_stage_s_negatives_are_game_frames_with_nothing_to_box(cli: Runn
     out.mkdir()
     shutil.copyfile(faces_path(models.weights_path("d6")), faces_path(out / "d6.pt"))  # no face reader training
     doc = json.loads((Path(models.__file__).parent / "d6.json").read_text())
-    doc["then"] = [*doc["then"][:1], {"epochs": 2, "negatives": [{"game": "oneworld", "count": 400, "seed": 5},
-                                                                 {"game": "the-game", "count": 2, "seed": 6}]}]
-    recipe = tmp_path / "negatives.json"
+    doc["then"] = [*doc["then"][:1], {"epochs": 2, "dice_among": [{"game": "oneworld", "count": 1600, "seed": 5},
+                                                                  {"game": "the-game", "count": 2, "seed": 6}]}]
+    recipe = tmp_path / "among.json"
     recipe.write_text(json.dumps(doc))
     one = tmp_path / "one.pt"
     shutil.copyfile(models.weights_path("d6"), one)
-    result = cli("train", "d6", "--recipe", str(recipe), "--continue", str(one), "--count", "4", "--out", str(out))
+    result = cli("train", "d6", "--recipe", str(recipe), "--continue", str(one), "--count", "8", "--out", str(out))
     assert result.code == 0, result.err
     (args,) = asked
     data = yaml.safe_load(Path(str(args["data"])).read_text())
     assert data["names"] == {0: "d6"} and data["val"] == [str(out / "data-dice-kinds" / "images" / "val")]
-    kinds, *negatives = (Path(d) for d in data["train"])
+    kinds, *among = (Path(d) for d in data["train"])
     assert kinds == out / "data-dice-kinds" / "images" / "train"
-    assert [d.parts[-4] for d in negatives] == ["negatives-oneworld-seed5", "negatives-the-game-seed6"]
-    counts = [len(list(d.glob("*.jpg"))) for d in negatives]
-    assert counts == [max(2, round(400 * 4 / 1600)), 2]  # the recipe's share of each
-    assert all(not (d.parent.parent / "labels").exists() for d in negatives)  # nothing to box in them
-    doc["then"][-1]["negatives"][0]["count"] = 1
-    with pytest.raises(RecipeError, match="negatives: each needs a count of at least 2"):
+    assert [d.parts[-3] for d in among] == ["dice-among-oneworld-seed5", "dice-among-the-game-seed6"]
+    assert [len(list(d.glob("*.jpg"))) for d in among] == [8, 2]  # the recipe's share of each
+    labels = [line.split() for d in among for f in sorted((d.parent.parent / "labels" / "train").glob("*.txt"))
+              for line in f.read_text().splitlines()]
+    assert labels and all(parts[0] == "0" and len(parts) == 5 for parts in labels)  # dice, one class
+    doc["then"][-1]["dice_among"][0]["count"] = 1
+    with pytest.raises(RecipeError, match="dice_among: each needs a count of at least 2"):
         Recipe.from_json(doc)
 
 

@@ -247,6 +247,7 @@ def test_the_table_dice_benchmark_counts_dice_on_the_markers_as_the_referee_take
     spec.loader.exec_module(bench)
     from tabletop.live.play import _marker_spec
     from vision.detect_cells import FrameGeometry
+    from vision.render.dice_scene import places_among
     from vision.render.renderer import Renderer, RenderOptions
 
     renderer = Renderer("battle-grounds", seed=5, options=RenderOptions(size=(640, 480), hands=0.0))
@@ -256,7 +257,7 @@ def test_the_table_dice_benchmark_counts_dice_on_the_markers_as_the_referee_take
         marker_spec = _marker_spec("battle-grounds", truth["position_source"]["options"])
         geometry = FrameGeometry.from_truth(truth)
         markers.append(marker_spec.in_image(geometry.board_to_image))
-        places = bench._places(np.random.default_rng(k), truth, marker_spec, geometry, markers[-1], 2)
+        places = places_among(np.random.default_rng(k), truth, marker_spec, geometry.board_to_image, markers[-1], 2)
         assert len(places) == 2
         for x, y, edge in places:
             assert 0 < x < 640 and 0 < y < 480 and edge > 3

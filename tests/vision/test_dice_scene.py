@@ -76,3 +76,29 @@ def test_dice_thrown_onto_a_frame_lie_where_asked_with_their_faces_and_boxes() -
     assert np.array_equal(out[5:40, 5:40], frame[5:40, 5:40])  # far from the dice: the frame's own pixels
     again, same = throw_onto(frame, np.random.default_rng(3), places, 70.0)
     assert np.array_equal(out, again) and same == thrown
+
+
+def test_dice_among_a_game_s_pieces_are_labelled_by_face_clear_of_the_pieces(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``write_dice_among`` with a class a face: each die labelled with its face, its box in
+    the frame and clear of every piece's box in the render; the same seed gives the same files."""
+    import yaml
+
+    from vision.render.dice_scene import write_dice_among
+    from vision.render.renderer import Renderer, RenderOptions
+
+    path = write_dice_among("battle-grounds", tmp_path / "a", 4, 21, one_class=False, most=3)
+    assert yaml.safe_load(path.read_text())["names"] == dict(enumerate(CLASSES))
+    renderer = Renderer("battle-grounds", seed=21, options=RenderOptions(size=(640, 480)))
+    dice = 0
+    for i in range(4):
+        pieces = [p["box"] for p in renderer.render(i).truth["pieces"]]
+        for line in (tmp_path / "a" / "labels" / "train" / f"{i:06d}.txt").read_text().splitlines():
+            c, x, y, w, h = (float(v) for v in line.split())
+            assert 0 <= c < len(CLASSES) and 0 < x - w / 2 and x + w / 2 < 1 and 0 < y - h / 2 and y + h / 2 < 1
+            box = (640 * (x - w / 2), 480 * (y - h / 2), 640 * (x + w / 2), 480 * (y + h / 2))
+            assert all(box[2] < b[0] or b[2] < box[0] or box[3] < b[1] or b[3] < box[1] for b in pieces)
+            dice += 1
+    assert dice
+    write_dice_among("battle-grounds", tmp_path / "b", 4, 21, one_class=False, most=3)
+    for name in ("images/train/000002.jpg", "labels/train/000003.txt"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()

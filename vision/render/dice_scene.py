@@ -25,7 +25,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +38,7 @@ from models import DICE_FINDER
 from vision.render.effects import develop, jpeg, sample_look
 from vision.render.textures import KINDS, TextureBank
 
-__all__ = ["CLASSES", "render_dice", "throw_onto", "write_dice_dataset"]
+__all__ = ["CLASSES", "EDGE_MM", "places_among", "render_dice", "throw_onto", "write_dice_among", "write_dice_dataset"]
 
 CLASSES = tuple(f"d6-{k}" for k in range(1, 7))
 
@@ -258,6 +258,84 @@ def throw_onto(frame: np.ndarray, rng: np.random.Generator, dice: list[tuple[flo
         a1, b1 = min(w, int(max(x1, x + 1.5 * edge)) + 3), min(h, int(max(y1, y + 1.5 * edge)) + 3)
         out[b0:b1, a0:a1] = drawn[b0:b1, a0:a1]
     return out, thrown
+
+
+#: An ordinary die's edge, mm.
+EDGE_MM = (12.0, 19.0)
+
+
+def places_among(rng: np.random.Generator, truth: dict[str, Any], kit: Any, to_image: Callable[[np.ndarray], Any],
+                 markers: Sequence[np.ndarray], count: int, edge_mm: tuple[float, float] = EDGE_MM
+                 ) -> list[tuple[float, float, float]]:
+    """Where ``count`` dice thrown among a rendered game's pieces land (image x, y and edge,
+    pixels): on the board, or up to a fifth of it beside it, in the frame, clear of every
+    piece's box (``truth``, :class:`vision.render.renderer.Rendered`'s), of the ``markers``
+    (image corners) and of each other; ``kit``: the game's marker layout (its extent and
+    millimetres a board unit), ``to_image``: board points to image points. A die that finds
+    no place in 200 tries is left out."""
+    w, h = truth.get("image_size", (640, 480))
+    x0, y0, x1, y1 = kit.extent()
+    mx, my = 0.2 * (x1 - x0), 0.2 * (y1 - y0)
+    taken = [np.asarray(p["box"], float) for p in [*truth.get("pieces", []), *truth.get("hands", [])]]
+    taken += [np.r_[np.min(q, axis=0), np.max(q, axis=0)] for q in markers]
+    out: list[tuple[float, float, float]] = []
+    for _ in range(count):
+        for _try in range(200):
+            b = np.array([rng.uniform(x0 - mx, x1 + mx), rng.uniform(y0 - my, y1 + my)])
+            edge_units = rng.uniform(*edge_mm) / kit.unit_mm
+            (x, y), ex, ey = np.asarray(to_image(np.array([b, b + [edge_units, 0], b + [0, edge_units]])), float)
+            edge = float(max(np.hypot(*(ex - (x, y))), np.hypot(*(ey - (x, y)))))
+            if not math.isfinite(edge) or not (2 * edge <= x <= w - 2 * edge and 2 * edge <= y <= h - edge):
+                continue
+            box = np.array([x - edge, y - 1.5 * edge, x + edge, y + edge])
+            if all(box[2] < t[0] or t[2] < box[0] or box[3] < t[1] or t[3] < box[1] for t in taken):
+                taken.append(box)
+                out.append((float(x), float(y), edge))
+                break
+    return out
+
+
+def write_dice_among(game: str, folder: str | os.PathLike[str], count: int, seed: int, one_class: bool,
+                     most: int = 4, progress: Callable[[int, int], None] | None = None) -> Path:
+    """Render ``count`` 640x480 frames of ``game`` (seed ``seed``, hands as its renders have
+    them) with 0 to ``most`` d6 dice thrown among its pieces (:func:`places_among`,
+    :func:`throw_onto`) into ``folder`` as an ultralytics dataset of dice alone (``images/train``,
+    ``labels/train``, ``data.yaml``): each die labelled ``d6`` (``one_class``) or with its face
+    (:data:`CLASSES`); the game's own pieces and markers unlabelled, as no dice. Frame ``i``
+    from the generator seeded ``[seed, i]`` after the render. Returns the YAML."""
+    from calibration.marker_spec import kit_for
+    from vision.detect_cells import FrameGeometry
+    from vision.render.dataset import write_yaml
+    from vision.render.renderer import Renderer, RenderOptions
+
+    root = Path(folder)
+    for kind in ("images", "labels"):
+        (root / kind / "train").mkdir(parents=True, exist_ok=True)
+    renderer = Renderer(game, seed=seed, options=RenderOptions(size=(640, 480)))
+    for i in range(count):
+        rendered = renderer.render(i)
+        truth = rendered.truth
+        rng = np.random.default_rng([seed, i])
+        image, boxes = rendered.image, []
+        if truth.get("board") is not None:
+            geometry = FrameGeometry.from_truth(truth)
+            kit = kit_for(game, truth.get("position_source", {}).get("options", {}))
+            places = places_among(rng, truth, kit, geometry.board_to_image, kit.in_image(geometry.board_to_image),
+                                  int(rng.integers(0, most + 1)))
+            image, thrown = throw_onto(image, rng, places, float(truth["camera"]["elevation"]))
+            boxes = [(0 if one_class else value - 1, box) for value, box in thrown]
+        h, w = image.shape[:2]
+        stem = f"{i:06d}"
+        cv2.imwrite(str(root / "images" / "train" / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (root / "labels" / "train" / f"{stem}.txt").write_text("".join(
+            f"{c} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}\n"
+            for c, (x0, y0, x1, y1) in boxes if x1 - x0 > 2 and y1 - y0 > 2), encoding="utf-8")
+        if progress is not None:
+            progress(i + 1, count)
+    path = write_yaml(root, ["d6"] if one_class else list(CLASSES), False)
+    doc = (root / "data.yaml").read_text(encoding="utf-8")
+    (root / "data.yaml").write_text(doc.replace("val: images/val", "val: images/train"), encoding="utf-8")
+    return path
 
 
 def render_dice(rng: np.random.Generator, size: tuple[int, int] = (640, 640)
