@@ -296,7 +296,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             if args.facing_only:
                 return 0
         if recipe.dice_faces is not None and not (args.pieces_only or stacks_only) and recipe.game == DICE_FINDER:
-            _d6_face_reader(recipe, folder, out, again=args.faces_only)  # the finder reads its dice's faces again
+            _d6_face_reader(recipe, folder, out, again=args.faces_only, share=share)  # it reads its dice's faces again
             if args.faces_only:
                 return 0
             if recipe.dice_kinds:
@@ -610,21 +610,26 @@ def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out:
     return merged / "data.yaml"
 
 
-def _d6_face_reader(recipe: Any, folder: Path, out: TextIO, again: bool = False) -> Path:
-    """The d6 finder's face reader, trained on the dice of its renders (the recipe's
-    ``dice_faces`` epochs and seed) and saved beside the weights as ``d6.faces.pt``."""
-    from vision.dice_faces import FaceTraining, faces_path, train_face_reader
+def _d6_face_reader(recipe: Any, folder: Path, out: TextIO, again: bool = False, share: float = 1.0) -> Path:
+    """The d6 finder's face reader, trained on the dice of its renders and of its section's
+    more renders (``share`` of them in a quick trial; the recipe's ``dice_faces`` epochs and
+    seed) and saved beside the weights as ``d6.faces.pt``."""
+    from vision.dice_faces import FaceReaderError, FaceTraining, faces_path, train_face_reader
     from vision.render.dice_scene import CLASSES
 
     path = faces_path(folder / f"{recipe.game}.pt")
     if _trained_before("face reader", path, again, out):
         return path
-    settings = FaceTraining.from_json(recipe.dice_faces)
-    assert settings is not None
-    out.write(f"training the face reader on the dice of {folder / 'data'} for {settings.epochs} epochs\n")
+    try:
+        settings = FaceTraining.from_json(dict(recipe.dice_faces))
+    except FaceReaderError as err:
+        raise TrainingError(f"{recipe.game}'s recipe: {err}") from None
+    more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
+    also = "".join(f" and {m}" for m in more)
+    out.write(f"training the face reader on the dice of {folder / 'data'}{also} for {settings.epochs} epochs\n")
     out.flush()
     reader = train_face_reader(folder / "data", list(CLASSES), settings,
-                               progress=_epoch_progress("face reader", "validation accuracy"))
+                               progress=_epoch_progress("face reader", "validation accuracy"), more=more)
     return _save_reader("face reader", reader, path,
                         f"validation accuracy {reader.metrics['val_accuracy']:.3f} on {reader.metrics['val_dice']} dice",
                         out)

@@ -426,6 +426,28 @@ def test_stacks_only_trains_the_stack_reader_on_the_recipes_renders(cli: Runner,
     assert bad.code == 2 and "malformed stack_reader section" in bad.err and "Traceback" not in bad.err
 
 
+def test_the_d6_finder_s_face_reader_trains_on_its_section_s_more_renders(cli: Runner, tmp_path: Path) -> None:
+    """``tabletop train d6 --faces-only`` with ``dice_faces.renders``: those dice renders are
+    made (a quick trial's share of them) and their dice join the reader's training dice, as
+    for a game's face reader."""
+    from vision.dice_faces import FaceReader
+
+    doc = json.loads(Path(models.__file__).with_name("d6.json").read_text())
+    doc["dice_faces"] = {"epochs": 1, "renders": [{"count": 3200, "seed": 9}]}
+    out = tmp_path / "out"
+    result = _train_with(cli, tmp_path, "d6", doc, "--faces-only", 4, out)
+    assert result.code == 0, result.err
+    extra = json.loads((out / "data-seed9" / "dataset.json").read_text())
+    assert (extra["count"], extra["seed"]) == (8, 9)  # 4 of the recipe's 1600: 8 of these 3200
+    assert f"on the dice of {out / 'data'} and {out / 'data-seed9'}" in result.out
+    reader = FaceReader.load(out / "d6.faces.pt")
+    faces = set(range(6))
+    assert _labelled(out / "data-seed9" / "labels", faces) > 0
+    assert reader.metrics["train_dice"] == sum(_labelled(out / d, faces) for d in ("data/labels/train",
+                                                                                   "data-seed9/labels"))
+    assert not (out / "d6.pt").exists()
+
+
 def _train_with(cli: Runner, tmp_path: Path, game: str, doc: dict[str, Any], only: str, count: int,
                 out: Path) -> Any:
     """``tabletop train GAME --recipe R ONLY --count N --out OUT`` with ``doc`` written as R."""
