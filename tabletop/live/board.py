@@ -81,7 +81,7 @@ class SeenBoard:
     #: where each die whose face was not read surely lies (board units, as ``dice_boxes``;
     #: empty where not known), and the dice read surely beside them with where they lie
     #: (``dice`` and ``dice_boxes`` as they would be without them): a die unsure of its face
-    #: that lies where a die lay at the last still position was not thrown, and is set aside
+    #: that lies where one lay at the position a throw is read from was not thrown, and is set aside
     #: (:func:`tabletop.live.rolls.set_aside_lying`)
     unsure_boxes: tuple[tuple[float, float, float, float], ...] = field(default=(), compare=False)
     sure_dice: tuple[str, ...] = field(default=(), compare=False)

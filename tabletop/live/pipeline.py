@@ -376,7 +376,9 @@ class LivePipeline:
             det = self.detect(frame)
             seen = self.mapper.map(det, view.geometry, view.polygon, size_of_frame(frame),
                                    frame if isinstance(frame, np.ndarray) else None, view.markers)
-            seen = set_aside_lying(seen, self._still)  # a die unsure of its face lying still was not thrown
+            # a die unsure of its face lying where one lay at the position a throw is read from
+            # (not the last still position: that may be the throw's own, held back) was not thrown
+            seen = set_aside_lying(seen, self.base)
         except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
             self.log(result.message)

@@ -168,8 +168,9 @@ def thrown_d6(before: SeenBoard, after: SeenBoard) -> list[int]:
 
 def set_aside_lying(seen: SeenBoard, still: SeenBoard | None) -> SeenBoard:
     """``seen`` with its dice whose faces were not read surely set aside when every one of
-    them lies where a die unsure of its face lay at the last ``still`` position (within
-    :data:`SAME_PLACE`): it was not thrown since, and it keeps no throw from being read, whether
+    them lies where a die unsure of its face lay at ``still`` (within :data:`SAME_PLACE`): the
+    position a throw is read from (the live referee's last position played from, not its last
+    still one, which may be the throw itself, held back): it was not thrown since, and it keeps no throw from being read, whether
     it is a die left lying whose face the reader cannot make out, or something lying still on
     the table that the d6 finder takes for one (a patch of leaves, a hex of the map). Its
     place is kept (``unsure_boxes``) for the positions after. ``seen`` as it is when it has no

@@ -364,3 +364,21 @@ def test_something_unsure_lying_still_keeps_no_throw_from_being_read() -> None:
     elsewhere = _through_the_mapper(game, s, [start, hand(start), _with_unsure(thrown, (12.0, 3.0, 13.0, 4.0))])
     assert elsewhere.state is s
     assert any(text.startswith("A roll is needed") for _, text in elsewhere.announced), elsewhere.announced
+
+
+def test_a_die_of_the_throw_unsure_of_its_face_is_not_set_aside_once_the_throw_is_held_back() -> None:
+    """The battle's 1 read surely and its 4 not: the throw is held back and the roll asked
+    for. The table then lies still: the 4 lies where a die unsure of its face lay at the last
+    still position (the throw's own), but it was thrown since the position the throw is read
+    from, and is not set aside: the 1 alone is never taken for the table's dice."""
+    game, s, end = _attack([1, 4])
+    start = _board(game, s)
+    thrown = replace(_board(game, end), dice=("d6-1", "d6-4"), dice_boxes=((5.0, 5.0, 6.0, 6.0), (8.0, 5.0, 9.0, 6.0)))
+    four_unsure = replace(thrown, dice=(), dice_boxes=(), unsure_dice=1, unsure_boxes=((8.0, 5.0, 9.0, 6.0),),
+                          sure_dice=("d6-1",), sure_boxes=((5.0, 5.0, 6.0, 6.0),))
+    pipe = _through_the_mapper(game, s, [start, hand(start)] + [four_unsure] * 6)
+    assert pipe.state is s
+    said = [text for _, text in pipe.announced]
+    assert sum(text.startswith("A roll is needed") for text in said) == 1, said
+    assert not any(text.startswith("The dice on the table (1)") for text in said), said
+    assert pipe._still.dice == () and pipe._still.unsure_dice == 1
