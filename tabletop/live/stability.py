@@ -196,7 +196,7 @@ def vote(frames: list[Any], accepted: Any = None) -> Any:
             classes = readings[cell].most_common(1)[0][0]
             pieces += pieces_of[(cell, classes)]
     dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]
-    return replace(last, pieces=tuple(pieces), dice=dice, dice_boxes=_dice_boxes(frames, dice))
+    return replace(last, pieces=tuple(pieces), dice=dice, dice_boxes=_dice_boxes(frames, dice), **_unsure(frames, dice))
 
 
 def _vote_points(frames: list[Any], accepted: Any = None) -> Any:
@@ -234,7 +234,18 @@ def _vote_points(frames: list[Any], accepted: Any = None) -> Any:
         pieces.append(replace(best, cls=sides.most_common(1)[0][0], point=point, facing=_mean_facing(t, best.facing),
                               confidence=sum(p.confidence for p in t) / len(t)))
     dice = Counter(tuple(f.dice) for f in frames).most_common(1)[0][0]
-    return replace(frames[-1], pieces=tuple(pieces), dice=dice, dice_boxes=_dice_boxes(frames, dice))
+    return replace(frames[-1], pieces=tuple(pieces), dice=dice, dice_boxes=_dice_boxes(frames, dice),
+                   **_unsure(frames, dice))
+
+
+def _unsure(frames: list[Any], dice: tuple[str, ...]) -> dict[str, Any]:
+    """What the last frame of ``frames`` reading the dice ``dice`` says of the dice it did
+    not read surely (how many, where, and the sure ones beside them): the vote's dice and
+    these agree (a throw held back in most frames stays held back; dice read surely have no
+    unsure die beside them that a later frame alone saw)."""
+    f = next(f for f in reversed(frames) if tuple(f.dice) == dice)
+    return {"unsure_dice": f.unsure_dice, "unsure_boxes": f.unsure_boxes, "sure_dice": f.sure_dice,
+            "sure_boxes": f.sure_boxes}
 
 
 def _dice_boxes(frames: list[Any], dice: tuple[str, ...]) -> tuple[Any, ...]:

@@ -1481,3 +1481,28 @@ def test_a_die_box_with_no_width_leaves_the_other_dice_where_they_lie() -> None:
     assert len(seen.dice_boxes) == 2 and np.isfinite(seen.dice_boxes).all()
     assert np.allclose(seen.dice_boxes[1], (30.0, 4.0, 31.2, 5.2), atol=0.06)
     assert np.allclose(seen.dice_boxes[0], (128.0, 3.0, 128.0, 4.2), atol=0.06)
+
+
+def test_a_window_s_vote_keeps_the_unsure_dice_of_a_frame_reading_the_dice_voted() -> None:
+    """The vote takes the dice most frames read; what the board says of the dice not read
+    surely (how many, where, and the sure ones beside them) comes from a frame that read the
+    dice so, not from the last frame whatever it read: a throw held back in most frames is
+    held back (not 'no dice seen'), and a position whose dice were read surely has no unsure
+    die where one of them lies (a die thrown there later is not set aside as lying still)."""
+    from dataclasses import replace
+
+    from tabletop.live.board import SeenBoard
+    from tabletop.live.rolls import set_aside_lying
+    from tabletop.live.stability import vote
+
+    one, four = (5.0, 5.0, 6.0, 6.0), (8.0, 5.0, 9.0, 6.0)
+    sure = SeenBoard("battle-grounds", dice=("d6-1", "d6-4"), dice_boxes=(one, four))
+    held = SeenBoard("battle-grounds", unsure_dice=1, unsure_boxes=(four,), sure_dice=("d6-1",), sure_boxes=(one,))
+    v = vote([held, held, sure])
+    assert v.dice == () and v.unsure_dice == 1 and v.unsure_boxes == (four,) and v.sure_dice == ("d6-1",)
+    w = vote([sure, sure, held])
+    assert w.dice == ("d6-1", "d6-4") and w.unsure_dice == 0 and w.unsure_boxes == () and w.sure_dice == ()
+    assert set_aside_lying(held, w) is held  # a 4 read surely lay there: the die there may be thrown again
+    for game in ("battle-grounds", "the-game"):  # The Game's vote too
+        v = vote([replace(held, game=game), replace(held, game=game), replace(sure, game=game)])
+        assert v.dice == () and v.unsure_dice == 1 and v.unsure_boxes == (four,), game
