@@ -133,11 +133,13 @@ def added(found: Detections, dice: Detections, conf: float = DICE_CONF) -> Detec
     has (keypoints, facings) are filled in for the dice as unread. The face confidences are
     the finder's for its dice (NaN for the boxes of ``found`` its detector's reader did not
     read), so that a die read unsurely still keeps the frame's dice from counting."""
-    wins, under = over_pieces(found, dice)
-    d = dice[clear_of(found, dice, conf) | (wins & (np.asarray(dice.confidence) >= conf))]
+    wins, _ = over_pieces(found, dice)
+    wins &= np.asarray(dice.confidence) >= conf  # a die not added leaves the piece under it
+    d = dice[clear_of(found, dice, conf) | wins]
     if not len(d):
         return found
-    found = found[~under]
+    if wins.any():
+        found = found[~(box_iou(dice.xyxy[wins], found.xyxy) >= ON_PIECE_IOU).any(axis=0)]
     n = len(d)
     names = d.class_name if d.class_name is not None else np.array([f"d6-{int(c) + 1}" for c in d.class_id], object)
     old_names = found.class_name if found.class_name is not None else np.array([str(c) for c in found.class_id], object)

@@ -338,3 +338,19 @@ def test_a_die_the_game_s_detector_took_for_a_piece_unsurely_is_the_die() -> Non
     assert with_dice(lambda f: pieces(0.8), DiceFinder(Finder(), Reader()))(frame).class_name.tolist() == [
         "red-piece", "blue-piece"]
     assert read == [1]  # on a sure piece: its face not read
+
+
+def test_a_piece_under_a_die_not_sure_enough_to_be_added_stays() -> None:
+    """``added`` at a sureness above :data:`OVER_PIECE_CONF`: a die over an unsure piece that
+    is not sure enough to be added leaves that piece where it is (neither is lost), also
+    when another die elsewhere is added."""
+    from vision.dice_finder import OVER_PIECE_CONF
+
+    found = Detections(np.array([[0., 0, 20, 20], [100, 100, 120, 130]]), np.array([0.3, 0.9]), np.array([0, 1]),
+                       class_name=np.array(["red-piece", "blue-piece"], object))
+    conf = OVER_PIECE_CONF + 0.1
+    over = Detections(np.array([[2., 2, 19, 19], [200, 200, 215, 215]]), np.array([OVER_PIECE_CONF + 0.05, 0.95]),
+                      np.array([3, 5]), class_name=np.array(["d6-4", "d6-6"], object),
+                      face_confidence=np.array([0.99, 0.99]))
+    assert added(found, over, conf).class_name.tolist() == ["red-piece", "blue-piece", "d6-6"]
+    assert added(found, over[np.array([0])], conf).class_name.tolist() == ["red-piece", "blue-piece"]
