@@ -300,11 +300,13 @@ def kits_for_game(game: str) -> tuple[MarkerSpec, ...]:
 
 
 def kit_for(game: str, options: Any = None) -> MarkerSpec:
-    """The marker layout a game is played with: The Game's field, or the board kit of
+    """The marker layout a game is played with: The Game's field (``field_width`` x
+    ``field_depth`` inches as its options give, 24 x 24 by default), or the board kit of
     ``game`` whose name holds its ``board`` option (``options``: the game's options as JSON;
     Battle Grounds' ``advanced`` board), else its first kit."""
     if game == "the-game":
-        return field_spec()
+        opts = options or {}
+        return field_spec(float(opts.get("field_width", 24.0)), float(opts.get("field_depth", 24.0)))
     kits = kits_for_game(game)
     wanted = str((options or {}).get("board", ""))
     for k in kits:

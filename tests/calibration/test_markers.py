@@ -478,3 +478,16 @@ def test_a_board_whose_far_markers_are_too_small_to_decode_is_still_located() ->
     assert len(fit.used) >= 3 and np.abs(fit.pose.to_image(corners) - truth).max() < 1.5
     whole = sight_kit(frame.image, spec)  # at full size every marker decodes: no closer look
     assert sorted(whole.ids) == sorted(detect_markers(frame.image, spec.dictionary).ids)
+
+
+def test_the_game_s_kit_is_its_field_as_the_game_s_options_size_it() -> None:
+    """``kit_for``: The Game's markers lie off the corners of the field its options give
+    (``field_width`` x ``field_depth`` inches), not of the default 24 x 24 one: a die thrown
+    inside a larger field, where a 24-inch field's corner marker would lie, is no marker."""
+    from calibration.marker_spec import field_spec, kit_for
+
+    assert kit_for("the-game") == field_spec()
+    big = kit_for("the-game", {"field_width": 36, "field_depth": 30})
+    assert big.area == (0.0, 0.0, 36.0, 30.0) and big == field_spec(36.0, 30.0)
+    centres = [big.marker_corners(i).mean(axis=0) for i in big.ids]
+    assert all(not (0 < x < 36 and 0 < y < 30) for x, y in centres)  # every marker off the field
