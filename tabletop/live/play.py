@@ -332,7 +332,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         except DetectorError as err:  # a help beside the detector: the game goes on without it
             say(f"note: the d6 finder could not be loaded ({err}); dice are typed or rolled")
     fixed = None
-    spec = _marker_spec(game.name, options)
+    spec = _marker_spec(game.name, game.options_to_json())  # a resumed record: its own options
     if args.pose:
         from tabletop.calibrate import load_pose
 

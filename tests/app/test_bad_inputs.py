@@ -486,3 +486,29 @@ def test_numbers_out_of_range_are_refused_before_anything_runs(cli, no_detector:
     result = cli(*argv)
     assert result.code == 2
     assert needle in result.error_line()
+
+
+def test_resume_looks_for_the_markers_of_the_record_s_own_board(cli, tmp_path: Path, no_detector: None,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resumed Battle Grounds game on the advanced board (its record's options; ``--options``
+    is refused with ``--resume``) follows the advanced board's markers, not the basic one's."""
+    import calibration.tracker
+
+    header = json.loads((RECORDS / "battle-grounds.jsonl").read_text().splitlines()[0])
+    header["options"]["board"] = "advanced"
+    record = tmp_path / "game.jsonl"
+    record.write_text(json.dumps(header) + "\n")
+    kits: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def tracker(spec: Any, *args: Any, **kwargs: Any) -> Any:
+        kits.append(spec.name)
+        raise Stop
+
+    monkeypatch.setattr(calibration.tracker, "PoseTracker", tracker)
+    result = cli("play", "battle-grounds", "--images", str(SAMPLES), "--no-window", "--out", str(tmp_path / "f"),
+                 "--audio", "none", "--resume",
+                 str(record))
+    assert kits == ["battle-grounds-advanced"], result.err
