@@ -368,27 +368,11 @@ def _dice_in_two_stages(recipe: Any, folder: Path, yaml_path: Path, out: TextIO,
     """Train the dice face reader on the full-size renders and its recipe's more renders
     (``share`` of them in a quick trial), once (``again`` retrains it), and give the detector a
     copy of its dataset with each kind of die as one class."""
-    from vision.dice_faces import (
-        FaceReaderError,
-        FaceTraining,
-        dataset_names,
-        faces_path,
-        train_face_reader,
-    )
+    from vision.dice_faces import dataset_names, faces_path
 
     reader_path = faces_path(folder / f"{recipe.game}.pt")
     if not _trained_before("face reader", reader_path, again, out):
-        names = dataset_names(folder / "data")
-        try:
-            settings = FaceTraining.from_json(dict(recipe.dice_faces))
-        except FaceReaderError as err:
-            raise TrainingError(f"{recipe.game}'s recipe: {err}") from None
-        more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
-        also = "".join(f" and {m}" for m in more)
-        out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}{also}\n")
-        out.flush()
-        reader = train_face_reader(folder / "data", names, settings, _epoch_progress("face reader", "validation accuracy"),
-                                   more)
+        reader = _train_faces(recipe, folder, dataset_names(folder / "data"), out, share)
         m = reader.metrics
         _save_reader("face reader", reader, reader_path, f"{m['val_accuracy']:.1%} of {m['val_dice']} validation dice "
                      "read right", out)
@@ -610,26 +594,35 @@ def _fine_tune_dice(game: str, weights: Path, data_dir: Path, folder: Path, out:
     return merged / "data.yaml"
 
 
-def _d6_face_reader(recipe: Any, folder: Path, out: TextIO, again: bool = False, share: float = 1.0) -> Path:
-    """The d6 finder's face reader, trained on the dice of its renders and of its section's
-    more renders (``share`` of them in a quick trial; the recipe's ``dice_faces`` epochs and
-    seed) and saved beside the weights as ``d6.faces.pt``."""
-    from vision.dice_faces import FaceReaderError, FaceTraining, faces_path, train_face_reader
-    from vision.render.dice_scene import CLASSES
+def _train_faces(recipe: Any, folder: Path, names: list[str], out: TextIO, share: float) -> Any:
+    """A dice face reader of the classes ``names`` trained as the recipe's ``dice_faces``
+    section says, on the dice of ``folder/data`` and of the section's more renders (``share``
+    of them in a quick trial), rendered first where not yet."""
+    from vision.dice_faces import FaceReaderError, FaceTraining, train_face_reader
 
-    path = faces_path(folder / f"{recipe.game}.pt")
-    if _trained_before("face reader", path, again, out):
-        return path
     try:
         settings = FaceTraining.from_json(dict(recipe.dice_faces))
     except FaceReaderError as err:
         raise TrainingError(f"{recipe.game}'s recipe: {err}") from None
     more = [_extra_render(recipe, folder, r.count, r.seed, share, out, r.size).parent for r in settings.renders]
     also = "".join(f" and {m}" for m in more)
-    out.write(f"training the face reader on the dice of {folder / 'data'}{also} for {settings.epochs} epochs\n")
+    out.write(f"training the dice face reader for {settings.epochs} epochs on the dice of {folder / 'data'}{also}\n")
     out.flush()
-    reader = train_face_reader(folder / "data", list(CLASSES), settings,
-                               progress=_epoch_progress("face reader", "validation accuracy"), more=more)
+    return train_face_reader(folder / "data", names, settings, _epoch_progress("face reader", "validation accuracy"),
+                             more)
+
+
+def _d6_face_reader(recipe: Any, folder: Path, out: TextIO, again: bool = False, share: float = 1.0) -> Path:
+    """The d6 finder's face reader, trained on the dice of its renders and of its section's
+    more renders (``share`` of them in a quick trial; the recipe's ``dice_faces`` epochs and
+    seed) and saved beside the weights as ``d6.faces.pt``."""
+    from vision.dice_faces import faces_path
+    from vision.render.dice_scene import CLASSES
+
+    path = faces_path(folder / f"{recipe.game}.pt")
+    if _trained_before("face reader", path, again, out):
+        return path
+    reader = _train_faces(recipe, folder, list(CLASSES), out, share)
     return _save_reader("face reader", reader, path,
                         f"validation accuracy {reader.metrics['val_accuracy']:.3f} on {reader.metrics['val_dice']} dice",
                         out)
