@@ -288,7 +288,8 @@ def test_transfer_figures_on_photos_labelled_another_way(tmp_path: Path) -> None
 
     figures = transfer_figures(samples, detect, names, names[:6], {k: f"d6-{k + 1}" for k in range(6)})
     assert figures == {"objects": 2, "found": 1.0, "right": 0.5, "false_detections": 0, "false_on_an_object": 0,
-                       "images": 1}
+                       "images": 1, "found_by_centre": 1.0, "right_by_centre": 0.5, "false_by_centre": 0,
+                       "label_to_box": 1.0}
 
     def loose(frame: np.ndarray) -> Detections:  # the 3 boxed twice, once far too wide; a die where none lies
         wide = boxes[0] + np.array([-20.0, -15, 20, 15])
@@ -297,3 +298,30 @@ def test_transfer_figures_on_photos_labelled_another_way(tmp_path: Path) -> None
 
     figures = transfer_figures(samples, loose, names, names[:6], {k: f"d6-{k + 1}" for k in range(6)})
     assert (figures["found"], figures["false_detections"], figures["false_on_an_object"]) == (1.0, 2, 1)
+
+
+def test_transfer_figures_match_loosely_labelled_objects_by_centre_too(tmp_path: Path) -> None:
+    import cv2
+
+    from vision.detect_eval import transfer_figures
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.zeros((200, 400, 3), np.uint8))
+    # three dice labelled 40 px wide (a 4 at x 60, a 2 at x 200, a 5 at x 340), each die 24 px
+    (tmp_path / "labels" / "a.txt").write_text("3 0.15 0.5 0.1 0.2\n1 0.5 0.5 0.1 0.2\n4 0.85 0.5 0.1 0.2\n")
+    samples = load_samples(tmp_path)
+    names = ("d6-1", "d6-2", "d6-3", "d6-4", "d6-5", "d6-6")
+
+    def detect(frame: np.ndarray) -> Detections:
+        tight = [[48, 88, 72, 112], [188, 88, 212, 112]]  # the 4 read right, the 2 read as a 3
+        spanning = [[190, 60, 350, 140]]  # one box over the 2 and the 5: its centre (270) on neither
+        beside = [[345, 70, 375, 95]]  # next to the 5: its centre in the 5's label, the 5's not in it
+        return Detections(np.array(tight + spanning + beside, float), np.array([0.9, 0.8, 0.7, 0.6]),
+                          np.array([3, 2, 4, 4]))
+
+    figures = transfer_figures(samples, detect, names, names, {k: f"d6-{k + 1}" for k in range(6)})
+    assert (figures["found"], figures["right"]) == (0.0, 0.0)  # IoU 0.36 with their labels
+    assert (figures["found_by_centre"], figures["right_by_centre"]) == (round(2 / 3, 4), round(1 / 3, 4))
+    assert figures["false_by_centre"] == 2
+    assert figures["label_to_box"] == round(40 / 24, 4)
