@@ -173,6 +173,16 @@ def _marker_spec(game: str, options: dict[str, Any]) -> Any:
     return kit_for(game, options)
 
 
+def printed_markers(spec: Any, pose: Any) -> Any:
+    """The marker kit whose markers lie on the table: ``spec`` when the board is followed by
+    its markers (no fixed ``pose``) or the fixed pose was found from them; ``None`` for a
+    pose from corners given by hand, a grid or a scale marker, where nothing says the kit's
+    markers are there, so a die lying where one would be is not left out."""
+    if pose is None or getattr(getattr(pose, "quality", None), "method", None) == "markers":
+        return spec
+    return None
+
+
 def dice_finder_for(detector: Any) -> Any:
     """The shipped d6 finder (:func:`vision.dice_finder.load_finder`) for a detector that
     finds no dice of its own (OneWorld's, Battle Grounds', The Game's), else ``None``."""
@@ -371,7 +381,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         audio.close()
         raise
     pipe = build_pipeline(game, state, detector, pose=fixed, tracker=tracker, audio=audio, record=record, dice=dice,
-                          markers=spec,
+                          markers=printed_markers(spec, fixed),
                           rolls=rolls, window_s=args.window_s, say=say,
                           every_frame=args.read_every_frame, choices=args.choices)
     window = None

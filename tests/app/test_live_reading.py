@@ -1369,6 +1369,48 @@ def test_the_live_pipeline_knows_where_the_kit_s_markers_lie() -> None:
         np.zeros((480, 640, 3), np.uint8)).markers == ()
 
 
+def test_a_board_posed_by_hand_has_no_printed_markers_to_leave_dice_out() -> None:
+    """A fixed pose from four corners given by hand (a board without the kit's markers) gives
+    the pipeline no markers: a die where a marker would lie is a die. A pose found from the
+    kit's markers, or markers followed frame by frame, keep them."""
+    import json
+
+    import numpy as np
+
+    from calibration.manual import pose_from_corners
+    from calibration.marker_spec import field_spec
+    from calibration.pose import BoardPose
+    from rules.registry import get_game
+    from tabletop.live.play import build_pipeline, printed_markers
+    from vision.detections import Detections
+
+    game = get_game("the-game")
+
+    class NoPieces:
+        names = ("red-piece", "hand")
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return Detections.empty()
+
+    spec = field_spec()
+    by_hand = pose_from_corners(np.array([[100, 400], [540, 400], [500, 80], [140, 80]], float), spec.units,
+                                spec.size, frame_size=(640, 480))
+    by_hand = BoardPose.from_json(json.loads(json.dumps(by_hand.to_json())))  # as a pose file gives it
+    assert by_hand.quality.method == "manual" and printed_markers(spec, by_hand) is None
+    pipe = build_pipeline(game, game.initial_state(), NoPieces(), pose=by_hand, markers=printed_markers(spec, by_hand),
+                          say=lambda text: None)
+    assert pipe.locate(np.zeros((480, 640, 3), np.uint8)).markers == ()
+
+    from calibration.pose import PoseQuality
+
+    by_markers = BoardPose.from_homography(by_hand.image_to_board, spec.units, spec.size,
+                                           PoseQuality("markers", 0.3, 4, 4, 0.5), (640, 480))
+    assert printed_markers(spec, by_markers) is spec and printed_markers(spec, None) is spec
+    pipe = build_pipeline(game, game.initial_state(), NoPieces(), pose=by_markers,
+                          markers=printed_markers(spec, by_markers), say=lambda text: None)
+    assert len(pipe.locate(np.zeros((480, 640, 3), np.uint8)).markers) == len(spec.ids)
+
+
 def test_dice_lying_still_stay_where_they_lie_when_the_camera_moves() -> None:
     """A camera moved (the frame's boxes shifted, the board found where it now is) leaves a
     die lying still where it lay on the board's plane: not taken for a throw. A die that
