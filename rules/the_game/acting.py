@@ -27,7 +27,14 @@ from rules.core import Verdict
 from rules.geometry import FieldPoint
 from rules.the_game.model import Piece
 from rules.the_game.options import TheGameOptions
-from rules.the_game.sight import edge_gap, moved_piece, observation, roll_stat, within_range
+from rules.the_game.sight import (
+    ROUNDING,
+    edge_gap,
+    moved_piece,
+    observation,
+    roll_stat,
+    within_range,
+)
 
 __all__ = ["Resolution", "target_number", "close_in", "resolve"]
 
@@ -75,10 +82,13 @@ def _q(x: float) -> str:
 def close_in(
     actor: Piece, target: Piece, measured: FieldPoint | None, opts: TheGameOptions
 ) -> Verdict | Piece:
-    """The actor after closing in on its target, or the verdict refusing the action."""
+    """The actor after closing in on its target, or the verdict refusing the action.
+
+    Lengths are judged like :func:`~rules.the_game.sight.within`: a length within
+    :data:`~rules.the_game.sight.ROUNDING` of its limit counts as on it."""
     distance, dx, dy = edge_gap(actor, target)
     limit = opts.action_range + opts.tolerance
-    if distance > limit:
+    if distance > limit + ROUNDING:
         excess = distance - opts.action_range
         return Verdict.illegal(
             "out-of-range",
@@ -90,7 +100,7 @@ def close_in(
     if measured is None:
         return moved_piece(actor, FieldPoint(actor.at.x + dx, actor.at.y + dy))
     moved = actor.at.distance(measured)
-    if moved > distance + opts.tolerance:
+    if moved > distance + opts.tolerance + ROUNDING:
         excess = moved - distance
         return Verdict.illegal(
             "approach-too-far",
@@ -100,7 +110,7 @@ def close_in(
         )
     closer = moved_piece(actor, measured)
     left = edge_gap(closer, target)[0]
-    if left > opts.tolerance:
+    if left > opts.tolerance + ROUNDING:
         return Verdict.illegal(
             "approach-short",
             f"{actor.id} must be moved as close as possible to {target.id}; "

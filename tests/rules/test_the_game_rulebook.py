@@ -7,6 +7,7 @@ and played through the engine's public API.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -369,3 +370,23 @@ def test_a_piece_left_alone_when_its_partner_walks_off_must_walk_off_too() -> No
     assert game.observation(s)["B1"].reason == "horizon"
     assert game.verdict(s, Stay("B1")).code == "must-move"
     assert game.verdict(s, Move("B1", FieldPoint(12, 6), None)).code == "too-short"
+
+
+@pytest.mark.parametrize("bearing", [0.2, 0.5, 1.2, 33.3, 127.9])
+def test_pieces_exactly_one_inch_apart_may_act_with_no_tolerance(bearing: float) -> None:
+    """Action range (GAMES.md: range 1"): a piece exactly 1" from an enemy, edge to edge,
+    is within range whatever the bearing between them, even with no measuring tolerance;
+    the piece listed as able to act must be allowed to act."""
+    game = TheGame.from_options({"tolerance": 0})
+    t = math.radians(bearing)
+    s = position(piece("R1", 12, 12, bearing),
+                 piece("B1", 12 + 2 * math.cos(t), 12 + 2 * math.sin(t), bearing + 180),
+                 phase=Phase.ACTION)
+    assert Act("R1", "B1") in game.legal_actions(s)
+    assert game.verdict(s, Act("R1", "B1")).legal
+    closer = game.apply(s, Act("R1", "B1"), [6]).state.piece("R1")
+    assert closer is not None
+    # a measured closing-in position exactly touching the target is accepted too
+    touch = FieldPoint(12 + math.cos(t), 12 + math.sin(t))
+    assert game.verdict(s, Act("R1", "B1", touch)).legal
+
