@@ -5,7 +5,8 @@ unobserved piece (and the last piece of a sequence) moves ``unobserved_move`` (1
 straight towards the nearest edge of the field. A piece whose centre reaches the edge
 leaves play. Turning on the spot before and after a move is free, so facings are never
 judged. Lengths are judged with ``tolerance`` (0.25"): a move up to the allowance plus
-the tolerance is accepted, and a rejected one reports its excess.
+the tolerance is accepted, and a rejected one reports its excess. As for gaps between
+pieces, a length within :data:`~rules.the_game.sight.ROUNDING` of a limit counts as on it.
 
 >>> field = Field(24.0, 24.0)
 >>> field.nearest(FieldPoint(3.0, 10.0))
@@ -24,6 +25,7 @@ from rules.geometry import FieldPoint
 from rules.the_game.model import Piece
 from rules.the_game.options import TheGameOptions
 from rules.the_game.shapes import unit
+from rules.the_game.sight import ROUNDING
 
 __all__ = ["Field", "MovePlan", "plan_move", "plan_exit", "must_move", "representative_moves"]
 
@@ -121,7 +123,7 @@ def _observed(
         distance, edge, exit_point = piece.at.distance(to), None, None
     else:
         distance, edge, exit_point = field.crossing(piece.at, to)
-    if distance > allowance + tol:
+    if distance > allowance + tol + ROUNDING:
         excess = distance - allowance
         return Verdict.illegal(
             "too-far",
@@ -158,8 +160,8 @@ def _unobserved(
         along = dx * nx + dy * ny
         lateral = abs(dx * ny - dy * nx)
         leaves_now = not field.strictly_inside(to)
-        if lateral > tol or along < -tol:
-            how = (f"its move strays {_q(lateral)} to the side" if lateral > tol
+        if lateral > tol + ROUNDING or along < -tol - ROUNDING:
+            how = (f"its move strays {_q(lateral)} to the side" if lateral > tol + ROUNDING
                    else f"it moved {_q(-along)} away from it")
             verdict = Verdict.illegal(
                 "not-towards-edge",
@@ -170,7 +172,7 @@ def _unobserved(
         else:
             reach = min(e, allowance)
             travelled = min(along, e) if leaves_now else along
-            if travelled > allowance + tol:
+            if travelled > allowance + tol + ROUNDING:
                 excess = travelled - allowance
                 verdict = Verdict.illegal(
                     "too-far",
@@ -179,7 +181,7 @@ def _unobserved(
                     piece=piece.id, distance=round(travelled, 4), allowance=allowance,
                     excess=round(excess, 4), tolerance=tol,
                 )
-            elif full and travelled < reach - tol:
+            elif full and travelled < reach - tol - ROUNDING:
                 short = reach - travelled
                 goal = "to the edge" if e <= allowance else _q(allowance)
                 verdict = Verdict.illegal(
@@ -219,7 +221,7 @@ def plan_exit(
     field = Field(opts.field_width, opts.field_depth)
     edge, e = field.nearest(piece.at)
     allowance = opts.observed_move if observed and not last_piece else opts.unobserved_move
-    if e > allowance + opts.tolerance:
+    if e > allowance + opts.tolerance + ROUNDING:
         excess = e - allowance
         return Verdict.illegal(
             "edge-out-of-reach",

@@ -390,3 +390,16 @@ def test_pieces_exactly_one_inch_apart_may_act_with_no_tolerance(bearing: float)
     touch = FieldPoint(12 + math.cos(t), 12 + math.sin(t))
     assert game.verdict(s, Act("R1", "B1", touch)).legal
 
+
+@pytest.mark.parametrize("bearing", [1.0, 3.0, 47.0, 200.0])
+def test_an_observed_piece_may_move_exactly_six_inches_with_no_tolerance(
+    bearing: float,
+) -> None:
+    """Movement: an observed piece moves up to 6" in any direction, so a move of exactly
+    6" is legal at any bearing, even with no measuring tolerance."""
+    game = TheGame.from_options({"tolerance": 0})
+    t = math.radians(bearing)
+    s = position(piece("R1", 12, 12, 0), piece("B1", 14, 12, 180))
+    assert game.observation(s)["R1"].observed
+    to = FieldPoint(12 + 6 * math.cos(t), 12 + 6 * math.sin(t))
+    assert game.verdict(s, Move("R1", to, 0)).legal
