@@ -199,7 +199,9 @@ def _unobserved(
                     piece=piece.id, distance=round(max(travelled, 0.0), 4), tolerance=tol,
                 )
             else:
-                if leaves_now or (full and e <= allowance):
+                # a full move leaves whenever the nearest edge is in reach, whichever of
+                # the equally near edges the piece heads for
+                if leaves_now or (full and nearest <= allowance):
                     exit_point = _edge_point(piece.at, name, e)
                     return MovePlan(None, facing, min(e, max(travelled, 0.0)), name, exit_point)
                 return MovePlan(to, facing, max(along, 0.0))

@@ -403,3 +403,19 @@ def test_an_observed_piece_may_move_exactly_six_inches_with_no_tolerance(
     assert game.observation(s)["R1"].observed
     to = FieldPoint(12 + 6 * math.cos(t), 12 + 6 * math.sin(t))
     assert game.verdict(s, Move("R1", to, 0)).legal
+
+
+def test_an_unobserved_piece_heading_for_an_equally_near_edge_still_walks_off() -> None:
+    """Movement (GAMES.md): an unobserved piece moves 12" straight towards the nearest
+    edge, which on the 24" field always takes it off. A piece 11.9" from the right edge and
+    12.1" from the left one may head for either (they are equally near within the measuring
+    tolerance); its full 12" move towards the left edge must still take it off the field,
+    not leave it standing 0.1" inside."""
+    game = TheGame()
+    # R1 faces the far edge and sees nothing; B1 and B2 keep the sequence going
+    s = position(piece("R1", 12.1, 12, 90), piece("B1", 12.1, 6, 90), piece("B2", 3, 3, 180))
+    assert game.observation(s)["R1"].reason == "horizon"
+    step = game.apply(s, Move("R1", FieldPoint(0.1, 12), 90))
+    r1 = step.state.piece("R1")
+    assert r1 is not None and r1.presence is Presence.OFF
+    assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["left"]
