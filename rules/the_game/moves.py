@@ -153,7 +153,7 @@ def _unobserved(
     best: Verdict | None = None
     best_lateral = math.inf
     for name, e in edges.items():
-        if e > nearest + tol:
+        if e > nearest + tol + ROUNDING:
             continue
         nx, ny = _NORMALS[name]
         dx, dy = to.x - piece.at.x, to.y - piece.at.y

@@ -419,3 +419,19 @@ def test_an_unobserved_piece_heading_for_an_equally_near_edge_still_walks_off() 
     r1 = step.state.piece("R1")
     assert r1 is not None and r1.presence is Presence.OFF
     assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["left"]
+
+
+def test_an_edge_as_near_as_the_tolerance_allows_may_be_headed_for() -> None:
+    """Movement (GAMES.md): equally near edges within the measuring tolerance may be chosen,
+    and a length within rounding of a limit is on it. With a 0.1" tolerance, a piece 11.95"
+    from the left edge and 12.05" from the right one is exactly 0.1" nearer the left: its
+    full 12" move towards the right edge is legal and takes it off the field."""
+    game = TheGame.from_options({"tolerance": 0.1})
+    s = position(piece("R1", 11.95, 12, 90), piece("B1", 11.95, 6, 90), piece("B2", 3, 3, 180))
+    assert game.observation(s)["R1"].reason == "horizon"
+    verdict = game.verdict(s, Move("R1", FieldPoint(23.95, 12), 90))
+    assert verdict.legal, verdict
+    step = game.apply(s, Move("R1", FieldPoint(23.95, 12), 90))
+    r1 = step.state.piece("R1")
+    assert r1 is not None and r1.presence is Presence.OFF
+    assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["right"]
