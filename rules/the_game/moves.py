@@ -201,7 +201,7 @@ def _unobserved(
             else:
                 # a full move leaves whenever the nearest edge is in reach, whichever of
                 # the equally near edges the piece heads for
-                if leaves_now or (full and nearest <= allowance):
+                if leaves_now or (full and nearest <= allowance + ROUNDING):
                     exit_point = _edge_point(piece.at, name, e)
                     return MovePlan(None, facing, min(e, max(travelled, 0.0)), name, exit_point)
                 return MovePlan(to, facing, max(along, 0.0))

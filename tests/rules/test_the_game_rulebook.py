@@ -435,3 +435,17 @@ def test_an_edge_as_near_as_the_tolerance_allows_may_be_headed_for() -> None:
     r1 = step.state.piece("R1")
     assert r1 is not None and r1.presence is Presence.OFF
     assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["right"]
+
+
+def test_an_unobserved_piece_exactly_a_full_move_from_the_edge_walks_off_on_any_field() -> None:
+    """Movement (GAMES.md): a piece reaching an edge leaves play. On a 25.1" x 30" field a
+    piece at x 13.1 is exactly 12" from the right edge (12.000000000000002 in floating
+    point): its full move towards it, measured 11.9" (within the tolerance), takes it off,
+    as it does for a piece 12" from the edge of the default field."""
+    game = TheGame.from_options({"field_width": 25.1, "field_depth": 30})
+    s = position(piece("R1", 13.1, 15, 90), piece("B1", 13.1, 9, 90), piece("B2", 3, 3, 180))
+    assert game.observation(s)["R1"].reason == "horizon"
+    step = game.apply(s, Move("R1", FieldPoint(25.0, 15), 90))
+    r1 = step.state.piece("R1")
+    assert r1 is not None and r1.presence is Presence.OFF
+    assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["right"]
