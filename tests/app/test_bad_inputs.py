@@ -512,3 +512,34 @@ def test_resume_looks_for_the_markers_of_the_record_s_own_board(cli, tmp_path: P
                  "--audio", "none", "--resume",
                  str(record))
     assert kits == ["battle-grounds-advanced"], result.err
+
+
+@pytest.mark.parametrize("method,printed", [("manual", False), ("markers", True)])
+def test_play_with_a_fixed_pose_leaves_out_marker_spots_only_for_a_pose_found_from_them(
+        cli, tmp_path: Path, no_detector: None, monkeypatch: pytest.MonkeyPatch, method: str, printed: bool) -> None:
+    """``tabletop play --pose``: a pose from corners given by hand hands the live pipeline no
+    marker spots (the board may have no markers beside it: a die there is a die); one found
+    from the kit's markers hands it the kit."""
+    import tabletop.live.play as play
+    from calibration.pose import BoardPose, PoseQuality
+
+    pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "hex", (22.5, 33.0),
+                                     PoseQuality(method, 0.0, 4, 4, 0.5), frame_size=(640, 480))
+    pose_file = tmp_path / "pose.json"
+    pose_file.write_text(json.dumps({"format": "tabletop-board-pose", "version": 1, **pose.to_json(),
+                                     "undistorted": False}))
+    handed: list[Any] = []
+
+    class Handed(Exception):
+        pass
+
+    def capture(*args: Any, markers: Any = None, **kwargs: Any) -> Any:
+        handed.append(markers)
+        raise Handed
+
+    monkeypatch.setattr(play, "build_pipeline", capture)
+    cli(*_play("--pose", str(pose_file), "--glob", "oneworld-*"))  # stopped once the pipeline is asked for
+    assert len(handed) == 1
+    assert (handed[0] is not None) is printed
+    if printed:
+        assert handed[0].ids == play._marker_spec("oneworld", {}).ids
