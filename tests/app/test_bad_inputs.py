@@ -520,8 +520,8 @@ def test_play_with_a_fixed_pose_leaves_out_marker_spots_only_for_a_pose_found_fr
     """``tabletop play --pose``: a pose from corners given by hand hands the live pipeline no
     marker spots (the board may have no markers beside it: a die there is a die); one found
     from the kit's markers hands it the kit."""
-    import tabletop.live.play as play
     from calibration.pose import BoardPose, PoseQuality
+    from tabletop.live import play
 
     pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "hex", (22.5, 33.0),
                                      PoseQuality(method, 0.0, 4, 4, 0.5), frame_size=(640, 480))
