@@ -247,11 +247,14 @@ def run_calibrate_camera(args: argparse.Namespace, out: TextIO) -> int:
 # -- board and field ------------------------------------------------------------------------
 
 
-def load_pose(path: str, units: str | None = None, option: str = "--pose", calibrated: bool | None = None) -> Any:
+def load_pose(path: str, units: str | None = None, option: str = "--pose", calibrated: bool | None = None,
+              size: tuple[float, float] | None = None, remedy: str = "") -> Any:
     """The :class:`calibration.pose.BoardPose` in ``path`` (JSON from 'calibrate board' or
     'calibrate field'); with ``units``, it must measure its board in them ("inch": The Game's
     field); with ``calibrated`` (whether the frames will have a lens calibration's distortion
-    removed), a pose made the other way (its ``undistorted``) is refused: it maps other pixels.
+    removed), a pose made the other way (its ``undistorted``) is refused: it maps other pixels;
+    with ``size``, it must be of a board that size (width, height in its units: a pose of
+    another board puts the pieces on the wrong cells), ``remedy`` saying what to do instead.
     A file that is not such a pose is bad input naming ``option``."""
     from calibration.pose import BoardPose
 
@@ -277,6 +280,10 @@ def load_pose(path: str, units: str | None = None, option: str = "--pose", calib
     if units is not None and pose.units != units:
         raise InputError(option, f"{path}: a pose in {pose.units} units (another game's board), not in "
                                  f"{units} units: calibrate this game's board")
+    if size is not None and any(abs(a - b) > 1e-6 * max(1.0, abs(b)) for a, b in zip(pose.size, size)):
+        unit = {"inch": "inches", "square": "squares", "hex": "hex units"}.get(pose.units, pose.units)
+        raise InputError(option, f"{path}: a pose of a board {pose.size[0]:g} x {pose.size[1]:g} {unit}, and this "
+                                 f"game's board is {size[0]:g} x {size[1]:g}" + (f": {remedy}" if remedy else ""))
     made = data.get("undistorted")
     if calibrated is not None and isinstance(made, bool) and made != calibrated:
         raise InputError(option, f"{path}: made from a picture "

@@ -173,6 +173,18 @@ def _marker_spec(game: str, options: dict[str, Any]) -> Any:
     return kit_for(game, options)
 
 
+def _pose_remedy(game: str, spec: Any) -> str:
+    """What to do about a fixed pose of another board than ``game``'s (its kit ``spec``)."""
+    w, h = spec.size
+    if game == "the-game":
+        return (f"calibrate this field ('tabletop calibrate field --size {w:g}x{h:g}'), or give the field's "
+                "size in --options (field_width, field_depth)")
+    if spec.units == "square":
+        return (f"calibrate this board (by its corners: 'tabletop calibrate board --game {game} --squares "
+                f"{w:g}x{h:g}'), or give the options of the board the pose was made for (--options)")
+    return f"calibrate this board ('tabletop calibrate board --game {game}')"
+
+
 def printed_markers(spec: Any, pose: Any) -> Any:
     """The marker kit whose markers lie on the table: ``spec`` when the board is followed by
     its markers (no fixed ``pose``) or the fixed pose was found from them; ``None`` for a
@@ -346,8 +358,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.pose:
         from tabletop.calibrate import load_pose
 
-        fixed = load_pose(args.pose, units=spec.units,  # the kit's units: this game's board
-                          calibrated=bool(args.calibration))
+        fixed = load_pose(args.pose, units=spec.units,  # the kit's units and size: this game's board
+                          calibrated=bool(args.calibration), size=spec.size, remedy=_pose_remedy(game.name, spec))
     camera = _camera(args.calibration) if args.calibration else None
     tracker = None if fixed is not None else PoseTracker(spec)
     source = stream = open_source(camera=args.camera, video=args.video, images=args.images, url=args.url, say=say,

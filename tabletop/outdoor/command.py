@@ -68,7 +68,9 @@ def _load_setup(args: argparse.Namespace) -> Any:
     if args.pose:
         from tabletop.calibrate import load_pose
 
-        pose = load_pose(args.pose, units="inch", calibrated=calibration is not None)
+        pose = load_pose(args.pose, units="inch", calibrated=calibration is not None, size=size,
+                         remedy="give the pose's field size as --field-size, or calibrate this field "
+                                f"('tabletop calibrate field --size {size[0]:g}x{size[1]:g}')")
     return FieldSetup(size, args.markers, marker_mm, calibration, pose, track=bool(getattr(args, "track", False)))
 
 

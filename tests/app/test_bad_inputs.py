@@ -26,6 +26,7 @@ SAMPLES = ROOT / "sample_images"
 RECORDS = ROOT / "tabletop" / "data" / "records"
 FIELD_PHOTO = SAMPLES / "the-game-turn-00.jpg"
 DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON, nested past the reader's limit
+ONEWORLD_BOARD = (22.516660498395403, 33.0)  # the default map's pose size, hex units (the kit's)
 
 
 class _NoDetector:
@@ -229,7 +230,7 @@ def test_a_pose_from_pictures_of_another_shape_is_refused_at_the_first_frame(cli
     refused before any frame is read, and the record begun for it removed."""
     from calibration.pose import BoardPose
 
-    pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "hex", (22.5, 33.0), frame_size=(1280, 720))
+    pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "hex", ONEWORLD_BOARD, frame_size=(1280, 720))
     pose_file = tmp_path / "pose.json"
     pose_file.write_text(json.dumps({"format": "tabletop-board-pose", "version": 1, **pose.to_json(),
                                      "undistorted": False}))
@@ -255,7 +256,7 @@ def test_a_pose_from_pictures_of_another_shape_is_refused_at_the_first_frame(cli
     assert result.code == 2 and log.read_bytes() == before  # a resumed log is never written to for it
     record.write_bytes((RECORDS / "oneworld.jsonl").read_bytes())
     before = record.read_bytes()
-    pose_file.write_text(json.dumps({**json.loads(pose_file.read_text()), "units": "hex", "size": [22.5, 33.0]}))
+    pose_file.write_text(json.dumps({**json.loads(pose_file.read_text()), "units": "hex", "size": list(ONEWORLD_BOARD)}))
     result = cli(*_play("--pose", str(pose_file), "--resume", str(record)))
     assert result.code == 2
     _untouched(record, before)
@@ -523,7 +524,7 @@ def test_play_with_a_fixed_pose_leaves_out_marker_spots_only_for_a_pose_found_fr
     from calibration.pose import BoardPose, PoseQuality
     from tabletop.live import play
 
-    pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "hex", (22.5, 33.0),
+    pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "hex", ONEWORLD_BOARD,
                                      PoseQuality(method, 0.0, 4, 4, 0.5), frame_size=(640, 480))
     pose_file = tmp_path / "pose.json"
     pose_file.write_text(json.dumps({"format": "tabletop-board-pose", "version": 1, **pose.to_json(),
@@ -543,3 +544,38 @@ def test_play_with_a_fixed_pose_leaves_out_marker_spots_only_for_a_pose_found_fr
     assert (handed[0] is not None) is printed
     if printed:
         assert handed[0].ids == play._marker_spec("oneworld", {}).ids
+
+
+def test_a_fixed_pose_of_another_board_is_refused(cli, tmp_path: Path, no_detector: None) -> None:
+    """A pose of another board than the game's puts the pieces on the wrong cells: refused
+    before a record is made, naming both sizes and what to do (Battle Grounds' basic board is
+    6 x 7 squares; a pose clicked by its corners defaults to 8 x 8, the advanced board's)."""
+    from calibration.marker_spec import kit_for
+    from calibration.pose import BoardPose
+
+    assert kit_for("oneworld").size == ONEWORLD_BOARD
+    pose = BoardPose.from_homography(np.diag([0.02, 0.02, 1.0]), "square", (8.0, 8.0), frame_size=(640, 480))
+    pose_file = tmp_path / "pose.json"
+    pose_file.write_text(json.dumps({"format": "tabletop-board-pose", "version": 1, **pose.to_json(),
+                                     "undistorted": False}))
+    record = tmp_path / "game.jsonl"
+    head = ["play", "battle-grounds", "--images", str(SAMPLES), "--glob", "battle-grounds-*", "--no-window",
+            "--out", str(tmp_path / "frames"), "--audio", "none", "--pose", str(pose_file), "--record", str(record)]
+    result = cli(*head)
+    assert result.code == 2
+    assert "a pose of a board 8 x 8 squares, and this game's board is 6 x 7: calibrate this board" in result.error_line()
+    assert "--squares 6x7" in result.error_line()
+    assert not record.exists()
+
+    field = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), "inch", (36.0, 24.0), frame_size=(640, 480))
+    pose_file.write_text(json.dumps({"format": "tabletop-board-pose", "version": 1, **field.to_json(),
+                                     "undistorted": False}))
+    result = cli("play", "the-game", "--images", str(SAMPLES), "--glob", "the-game-*", "--no-window",
+                 "--out", str(tmp_path / "frames"), "--audio", "none", "--pose", str(pose_file), "--record", str(record))
+    assert result.code == 2 and "a pose of a board 36 x 24 inches, and this game's board is 24 x 24" in \
+        result.error_line() and "field_width" in result.error_line()
+    log = tmp_path / "field.jsonl"
+    result = cli("outdoor", "--images", str(SAMPLES), "--glob", "the-game-*", "--pose", str(pose_file), "--log",
+                 str(log), "--no-window", "--out", str(tmp_path / "frames"), "--audio", "none")
+    assert result.code == 2 and "36 x 24 inches" in result.error_line() and "--field-size" in result.error_line()
+    assert not record.exists() and not log.exists() and not (tmp_path / "frames").exists()
