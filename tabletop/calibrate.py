@@ -136,7 +136,9 @@ def add_calibrate_parser(
     board.add_argument(
         "--squares",
         metavar="COLSxROWS",
-        help="the grid's squares for --auto, --corners or --click (e.g. 8x8)",
+        help="the grid's squares for --auto, --corners or --click (e.g. 8x8; default the game's board: "
+        "Battle Grounds 8x8, its advanced board; give 6x7 for the basic one; Wormholes 10x18; "
+        "When Gods Collide 16x16)",
     )
     board.add_argument(
         "--camera",
