@@ -1339,6 +1339,17 @@ def test_a_die_boxed_on_a_printed_marker_is_the_marker() -> None:
     assert mapper.map(det, Flat(), markers=[far]).unsure_dice == 1  # markers elsewhere leave it
 
 
+class _NoPieces:
+    """A detector of The Game's that finds nothing."""
+
+    names = ("red-piece", "hand")
+
+    def detect(self, frame: Any) -> Any:
+        from vision.detections import Detections
+
+        return Detections.empty()
+
+
 def test_the_live_pipeline_knows_where_the_kit_s_markers_lie() -> None:
     """``build_pipeline`` with a fixed pose and the kit's marker layout: each frame's view
     carries the markers where the pose puts them (the layout's corners carried into the image)."""
@@ -1348,24 +1359,17 @@ def test_the_live_pipeline_knows_where_the_kit_s_markers_lie() -> None:
     from calibration.pose import BoardPose
     from rules.registry import get_game
     from tabletop.live.play import build_pipeline
-    from vision.detections import Detections
 
     game = get_game("the-game")
 
-    class NoPieces:
-        names = ("red-piece", "hand")
-
-        def detect(self, frame: np.ndarray) -> Detections:
-            return Detections.empty()
-
     spec = field_spec()
     pose = BoardPose.from_homography(np.diag([0.05, 0.05, 1.0]), spec.units, spec.size, frame_size=(640, 480))
-    pipe = build_pipeline(game, game.initial_state(), NoPieces(), pose=pose, markers=spec, say=lambda text: None)
+    pipe = build_pipeline(game, game.initial_state(), _NoPieces(), pose=pose, markers=spec, say=lambda text: None)
     view = pipe.locate(np.zeros((480, 640, 3), np.uint8))
     assert len(view.markers) == len(spec.ids)
     for marker_id, corners in zip(spec.ids, view.markers):
         assert np.allclose(corners, spec.marker_corners(marker_id) * 20.0)
-    assert build_pipeline(game, game.initial_state(), NoPieces(), pose=pose, say=lambda text: None).locate(
+    assert build_pipeline(game, game.initial_state(), _NoPieces(), pose=pose, say=lambda text: None).locate(
         np.zeros((480, 640, 3), np.uint8)).markers == ()
 
 
@@ -1382,22 +1386,15 @@ def test_a_board_posed_by_hand_has_no_printed_markers_to_leave_dice_out() -> Non
     from calibration.pose import BoardPose
     from rules.registry import get_game
     from tabletop.live.play import build_pipeline, printed_markers
-    from vision.detections import Detections
 
     game = get_game("the-game")
-
-    class NoPieces:
-        names = ("red-piece", "hand")
-
-        def detect(self, frame: np.ndarray) -> Detections:
-            return Detections.empty()
 
     spec = field_spec()
     by_hand = pose_from_corners(np.array([[100, 400], [540, 400], [500, 80], [140, 80]], float), spec.units,
                                 spec.size, frame_size=(640, 480))
     by_hand = BoardPose.from_json(json.loads(json.dumps(by_hand.to_json())))  # as a pose file gives it
     assert by_hand.quality.method == "manual" and printed_markers(spec, by_hand) is None
-    pipe = build_pipeline(game, game.initial_state(), NoPieces(), pose=by_hand, markers=printed_markers(spec, by_hand),
+    pipe = build_pipeline(game, game.initial_state(), _NoPieces(), pose=by_hand, markers=printed_markers(spec, by_hand),
                           say=lambda text: None)
     assert pipe.locate(np.zeros((480, 640, 3), np.uint8)).markers == ()
 
@@ -1406,7 +1403,7 @@ def test_a_board_posed_by_hand_has_no_printed_markers_to_leave_dice_out() -> Non
     by_markers = BoardPose.from_homography(by_hand.image_to_board, spec.units, spec.size,
                                            PoseQuality("markers", 0.3, 4, 4, 0.5), (640, 480))
     assert printed_markers(spec, by_markers) is spec and printed_markers(spec, None) is spec
-    pipe = build_pipeline(game, game.initial_state(), NoPieces(), pose=by_markers,
+    pipe = build_pipeline(game, game.initial_state(), _NoPieces(), pose=by_markers,
                           markers=printed_markers(spec, by_markers), say=lambda text: None)
     assert len(pipe.locate(np.zeros((480, 640, 3), np.uint8)).markers) == len(spec.ids)
 
