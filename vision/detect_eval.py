@@ -265,6 +265,11 @@ class EvalReport:
     dice: int = 0
     dice_right: int = 0
     confusion: np.ndarray | None = None  # (nc + 1) x (nc + 1): last row background, last column missed
+    #: labelled pieces (hands left out) matched by centre (:func:`_centre_pairs`): to any
+    #: piece, to one of its own class, and each such pair's label side over its box side
+    centre_found: int = 0
+    centre_right: int = 0
+    label_to_box: list[float] = field(default_factory=list)
     seconds_per_image: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -303,6 +308,15 @@ class EvalReport:
             return float(sum(m[i, i] for i in pieces)) / total
         return float(m[np.ix_(pieces, pieces)].sum()) / total
 
+    def _by_centre(self, matched: int) -> float | None:
+        """``matched`` over the labelled pieces (hands left out), as :meth:`recall` counts them."""
+        m = self.confusion
+        if m is None:
+            return None
+        pieces = [i for i in range(len(self.names)) if self.names[i] != "hand"]
+        total = int(m[pieces].sum())
+        return matched / total if total else None
+
     def figures(self) -> dict[str, Any]:
         """The headline figures as plain values (``None``: not measurable on this data)."""
         return {
@@ -323,6 +337,9 @@ class EvalReport:
             "facing_missed": self.facing_missed,
             "pieces_found": _round(self.recall(right_class=False)),
             "pieces_found_right_class": _round(self.recall(right_class=True)),
+            "pieces_found_by_centre": _round(self._by_centre(self.centre_found)),
+            "pieces_found_by_centre_right_class": _round(self._by_centre(self.centre_right)),
+            "label_to_box": _round(float(np.median(self.label_to_box))) if self.label_to_box else None,
             "dice_accuracy": _round(self.dice_accuracy),
             "dice": self.dice,
             "ms_per_image": round(self.seconds_per_image * 1000, 1),
@@ -355,6 +372,11 @@ class EvalReport:
         if found is not None:
             lines.append(f"pieces found      {_pct(found)}   (as some piece; {_pct(right).strip()} as the right one; "
                          f"IoU >= 0.5)")
+            by_centre = self._by_centre(self.centre_found)
+            if by_centre is not None and self.label_to_box:
+                lines.append(f"  by centre       {_pct(by_centre)}   ({_pct(self._by_centre(self.centre_right)).strip()} "
+                             f"as the right one; each box's centre in the other's: labels "
+                             f"{float(np.median(self.label_to_box)):.2f} times the boxes' side, median)")
         lines.append(f"detector          {f['ms_per_image']} ms per image (while evaluating)")
         lines += [f"note: {n}" for n in self.notes]
         if self.confusion is not None:
@@ -457,6 +479,7 @@ def evaluate(game: str, samples: Sequence[Sample], detect: Callable[[np.ndarray]
         _match_for_map(det, s.classes, s.boxes, acc)
         firm = det[det.confidence >= conf]
         pairs = _greedy_pairs(firm, s.boxes)
+        _count_by_centre(firm, s, names, report)
         for j, c in enumerate(s.classes):
             i = pairs.get(j)
             confusion[c if 0 <= c < nc else nc, nc if i is None else min(int(firm.class_id[i]), nc)] += 1
@@ -611,6 +634,25 @@ def _truth_figures(game: str, s: Sample, det: Detections, names: Sequence[str], 
                 a, b = geo.image_to_board(np.array([centre, dot]))
                 measured = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
             report.facing_errors.append(_angle_diff(measured, float(facing)))
+
+
+def _count_by_centre(firm: Detections, sample: Sample, names: Sequence[str], report: EvalReport) -> None:
+    """Add ``sample``'s labelled pieces (hands left out) matched by centre to ``firm``'s
+    boxes of pieces to ``report``: loosely labelled photos (a label wider than its piece)
+    are matched where IoU 0.5 is not reached."""
+    piece_boxes = np.array([names[int(c)] != "hand" if 0 <= int(c) < len(names) else True
+                            for c in firm.class_id], bool)
+    piece_labels = np.array([names[int(c)] != "hand" if 0 <= int(c) < len(names) else True
+                             for c in sample.classes], bool)
+    if not piece_labels.any():
+        return
+    boxes = sample.boxes[piece_labels]
+    classes = np.asarray(sample.classes)[piece_labels]
+    mine = firm[piece_boxes] if len(firm) else firm
+    for j, i in _centre_pairs(mine, boxes).items():
+        report.centre_found += 1
+        report.centre_right += int(int(mine.class_id[i]) == int(classes[j]))
+        report.label_to_box.append(float(np.sqrt(_area(boxes[j]) / max(_area(mine.xyxy[i]), 1e-9))))
 
 
 def labels_as_detections(sample: Sample) -> Detections:

@@ -325,3 +325,31 @@ def test_transfer_figures_match_loosely_labelled_objects_by_centre_too(tmp_path:
     assert (figures["found_by_centre"], figures["right_by_centre"]) == (round(2 / 3, 4), round(1 / 3, 4))
     assert figures["false_by_centre"] == 2
     assert figures["label_to_box"] == round(40 / 24, 4)
+
+
+def test_eval_matches_loosely_labelled_pieces_by_centre_too(tmp_path: Path) -> None:
+    """``tabletop eval`` on photos labelled loosely (each label 1.5 times the piece): boxes
+    that fit the pieces miss IoU 0.5 with their labels, and are found by centre, one box to
+    one piece; a hand's box finds no piece; the label-to-box ratio is reported."""
+    import cv2
+
+    from vision.detect_eval import evaluate
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.zeros((200, 400, 3), np.uint8))
+    # two dice labelled 60 px wide at x 100 and x 300 (a 4 and a 2), and a hand at x 200
+    (tmp_path / "labels" / "a.txt").write_text("3 0.25 0.5 0.15 0.3\n1 0.75 0.5 0.15 0.3\n6 0.5 0.2 0.1 0.1\n")
+    samples = load_samples(tmp_path)
+    names = ("d6-1", "d6-2", "d6-3", "d6-4", "d6-5", "d6-6", "hand")
+
+    def detect(frame: np.ndarray) -> Detections:  # the dice boxed 40 px wide, the 2 read as a 3, the hand too
+        return Detections(np.array([[80, 80, 120, 120], [280, 80, 320, 120], [180, 20, 220, 60]], float),
+                          np.array([0.9, 0.9, 0.9]), np.array([3, 2, 6]))
+
+    report = evaluate("d6", samples, detect, names)
+    f = report.figures()
+    assert (f["pieces_found"], f["pieces_found_right_class"]) == (0.0, 0.0)  # IoU 0.44 with their labels
+    assert (f["pieces_found_by_centre"], f["pieces_found_by_centre_right_class"]) == (1.0, 0.5)
+    assert f["label_to_box"] == 1.5
+    assert "by centre" in report.text() and "labels 1.50 times the boxes' side" in report.text()
