@@ -640,10 +640,10 @@ def _count_by_centre(firm: Detections, sample: Sample, names: Sequence[str], rep
     """Add ``sample``'s labelled pieces (hands left out) matched by centre to ``firm``'s
     boxes of pieces to ``report``: loosely labelled photos (a label wider than its piece)
     are matched where IoU 0.5 is not reached."""
-    piece_boxes = np.array([names[int(c)] != "hand" if 0 <= int(c) < len(names) else True
-                            for c in firm.class_id], bool)
-    piece_labels = np.array([names[int(c)] != "hand" if 0 <= int(c) < len(names) else True
-                             for c in sample.classes], bool)
+    def pieces(class_ids: np.ndarray) -> np.ndarray:  # every class but the hand
+        return np.array([not (0 <= int(c) < len(names) and names[int(c)] == "hand") for c in class_ids], bool)
+
+    piece_boxes, piece_labels = pieces(firm.class_id), pieces(sample.classes)
     if not piece_labels.any():
         return
     boxes = sample.boxes[piece_labels]
@@ -652,7 +652,7 @@ def _count_by_centre(firm: Detections, sample: Sample, names: Sequence[str], rep
     for j, i in _centre_pairs(mine, boxes).items():
         report.centre_found += 1
         report.centre_right += int(int(mine.class_id[i]) == int(classes[j]))
-        report.label_to_box.append(float(np.sqrt(_area(boxes[j]) / max(_area(mine.xyxy[i]), 1e-9))))
+        report.label_to_box.append(_side_ratio(boxes[j], mine.xyxy[i]))
 
 
 def labels_as_detections(sample: Sample) -> Detections:
@@ -709,7 +709,7 @@ def transfer_figures(samples: Sequence[Sample], detect: Callable[[np.ndarray], D
         found_c += len(centre)
         extra_c += len(det) - len(centre)
         for j, i in centre.items():
-            ratios.append(float(np.sqrt(_area(s.boxes[j]) / max(_area(det.xyxy[i]), 1e-9))))
+            ratios.append(_side_ratio(s.boxes[j], det.xyxy[i]))
         if right_of is not None:
             right += sum(1 for j, i in pairs.items() if names[det.class_id[i]] == right_of.get(int(s.classes[j])))
             right_c += sum(1 for j, i in centre.items() if names[det.class_id[i]] == right_of.get(int(s.classes[j])))
@@ -729,6 +729,11 @@ def transfer_figures(samples: Sequence[Sample], detect: Callable[[np.ndarray], D
 
 def _area(box: np.ndarray) -> float:
     return float(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0))
+
+
+def _side_ratio(label: np.ndarray, box: np.ndarray) -> float:
+    """How many times a labelled box's side is a detection's (the square roots of their areas)."""
+    return float(np.sqrt(_area(label) / max(_area(box), 1e-9)))
 
 
 def _centre_pairs(det: Detections, boxes: np.ndarray) -> dict[int, int]:
