@@ -190,7 +190,7 @@ def printed_markers(spec: Any, pose: Any) -> Any:
     its markers (no fixed ``pose``) or the fixed pose was found from them; ``None`` for a
     pose from corners given by hand, a grid or a scale marker, where nothing says the kit's
     markers are there, so a die lying where one would be is not left out."""
-    if pose is None or getattr(getattr(pose, "quality", None), "method", None) == "markers":
+    if pose is None or pose.quality.method == "markers":
         return spec
     return None
 
