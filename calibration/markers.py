@@ -281,7 +281,7 @@ def fit_markers(
     method = "markers"
     if len(spec.ids) == 1:
         method = "scale marker + camera" if matrix is not None else "scale marker"
-    quality = PoseQuality(method, residual, len(used), len(spec.ids), coverage)
+    quality = PoseQuality(method, residual, len(used), len(spec.ids), coverage, spec.marker_mm)
     pose = BoardPose.from_homography(np.linalg.inv(h), spec.units, spec.size, quality)
     return MarkerFit(pose, tuple(used), tuple(hidden), tuple(ignored), tuple(notes))
 

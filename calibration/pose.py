@@ -45,7 +45,8 @@ class PoseQuality:
     ``residual_px`` is the RMS distance, in pixels, between the reference points seen in the
     image and where the pose puts them (0 for exactly four points); ``coverage`` is the
     fraction of the frame the board covers; ``seen``/``expected`` count markers, corners or
-    grid points used.
+    grid points used. ``marker_mm``: for a pose found from printed markers, the side they
+    were printed at (``None`` when not known), so that where they lie is known too.
     """
 
     method: str
@@ -53,15 +54,19 @@ class PoseQuality:
     seen: int
     expected: int
     coverage: float
+    marker_mm: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "method": self.method,
             "residual_px": round(float(self.residual_px), 4),
             "seen": self.seen,
             "expected": self.expected,
             "coverage": round(float(self.coverage), 4),
         }
+        if self.marker_mm is not None:
+            out["marker_mm"] = round(float(self.marker_mm), 4)
+        return out
 
 
 @dataclass(frozen=True)
@@ -160,12 +165,14 @@ class BoardPose:
         if not isinstance(q, dict):
             raise CalibrationError("not a board pose: field 'quality' must be an object")
         try:
+            printed = q.get("marker_mm")
             quality = PoseQuality(
                 str(q.get("method", "given")),
                 float(q.get("residual_px", 0.0)),
                 int(q.get("seen", 0)),
                 int(q.get("expected", 0)),
                 float(q.get("coverage", 0.0)),
+                None if printed is None else float(printed),
             )
             h = np.asarray(data["image_to_board"], dtype=float)
             size = tuple(float(v) for v in data["size"])
@@ -173,6 +180,9 @@ class BoardPose:
             raise CalibrationError(f"not a board pose: {err}") from None
         if h.shape != (3, 3) or not np.all(np.isfinite(h)):
             raise CalibrationError("not a board pose: field 'image_to_board' must be a finite 3x3 matrix")
+        if quality.marker_mm is not None and not (np.isfinite(quality.marker_mm) and quality.marker_mm > 0):
+            raise CalibrationError("not a board pose: field 'quality.marker_mm' must be the markers' printed "
+                                   "side in mm, a number above 0")
         if len(size) != 2 or not all(np.isfinite(v) and v > 0 for v in size):
             raise CalibrationError("not a board pose: field 'size' must be [width, height], two numbers above 0")
         if not np.linalg.cond(h) < MAX_CONDITION:

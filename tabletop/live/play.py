@@ -186,12 +186,22 @@ def _pose_remedy(game: str, spec: Any) -> str:
 
 
 def printed_markers(spec: Any, pose: Any) -> Any:
-    """The marker kit whose markers lie on the table: ``spec`` when the board is followed by
-    its markers (no fixed ``pose``) or the fixed pose was found from them; ``None`` for a
-    pose from corners given by hand, a grid or a scale marker, where nothing says the kit's
-    markers are there, so a die lying where one would be is not left out."""
-    if pose is None or pose.quality.method == "markers":
+    """The markers that lie on the table, as a marker kit: ``spec`` when the board is
+    followed by its markers (no fixed ``pose``); for a fixed pose found from the kit's
+    markers, the kit printed at the size the pose records; for The Game's field posed from
+    its scale marker, that one marker beside the near-left corner; ``None`` for a pose from
+    corners given by hand or a grid, where nothing says markers are there, so a die lying
+    where one would be is not left out."""
+    if pose is None:
         return spec
+    method, printed = pose.quality.method, pose.quality.marker_mm
+    if method == "markers":
+        return spec if printed is None else spec.with_marker_mm(printed)
+    if method.startswith("scale marker") and spec.game == "the-game":
+        from calibration.marker_spec import scale_marker_spec
+
+        width, depth = spec.size
+        return scale_marker_spec(width, depth) if printed is None else scale_marker_spec(width, depth, printed)
     return None
 
 

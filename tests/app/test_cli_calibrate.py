@@ -377,3 +377,19 @@ def test_a_pose_file_s_frame_size_is_read_back_and_checked() -> None:
     for bad in ([1280], [0, 720], [1280.5, 720], "1280x720", [True, 720]):
         with pytest.raises(CalibrationError, match="frame_size"):
             BoardPose.from_json({**pose.to_json(), "frame_size": bad})
+
+
+def test_a_pose_file_s_printed_marker_size_is_read_back_and_checked() -> None:
+    """A pose found from printed markers keeps their printed side through its file; one without
+    it (made by hand, or by an earlier tabletop) reads back without; a bad one is refused."""
+    from calibration.pose import PoseQuality
+
+    quality = PoseQuality("scale marker", 0.2, 1, 1, 0.3, 101.6)
+    pose = BoardPose.from_homography(np.diag([0.1, 0.1, 1.0]), "inch", (24, 24), quality, (1280, 720))
+    assert BoardPose.from_json(json.loads(json.dumps(pose.to_json()))).quality.marker_mm == 101.6
+    bare = {k: v for k, v in pose.to_json()["quality"].items() if k != "marker_mm"}
+    assert BoardPose.from_json({**pose.to_json(), "quality": bare}).quality.marker_mm is None
+    assert "marker_mm" not in BoardPose.from_homography(np.eye(3), "inch", (24, 24)).to_json()["quality"]
+    for bad in (0, -5, "4in", float("nan"), [101.6]):
+        with pytest.raises(CalibrationError, match="marker_mm|not a board pose"):
+            BoardPose.from_json({**pose.to_json(), "quality": {**bare, "marker_mm": bad}})

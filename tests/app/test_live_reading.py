@@ -1376,7 +1376,8 @@ def test_the_live_pipeline_knows_where_the_kit_s_markers_lie() -> None:
 def test_a_board_posed_by_hand_has_no_printed_markers_to_leave_dice_out() -> None:
     """A fixed pose from four corners given by hand (a board without the kit's markers) gives
     the pipeline no markers: a die where a marker would lie is a die. A pose found from the
-    kit's markers, or markers followed frame by frame, keep them."""
+    kit's markers, or markers followed frame by frame, keep them (a pose file without their
+    printed size: the kit's)."""
     import json
 
     import numpy as np
@@ -1406,6 +1407,48 @@ def test_a_board_posed_by_hand_has_no_printed_markers_to_leave_dice_out() -> Non
     pipe = build_pipeline(game, game.initial_state(), _NoPieces(), pose=by_markers,
                           markers=printed_markers(spec, by_markers), say=lambda text: None)
     assert len(pipe.locate(np.zeros((480, 640, 3), np.uint8)).markers) == len(spec.ids)
+
+
+def test_a_field_posed_from_markers_leaves_out_the_markers_as_printed() -> None:
+    """A The Game field pose found from printed markers, read back from its file, gives the
+    pipeline the markers that lie there at the size they were printed: the scale marker
+    beside the near-left corner for a pose from it (not the four corner markers, which are
+    not there), and corner markers printed at 100 mm where they lie, not where 3-inch ones
+    would."""
+    import json
+
+    import numpy as np
+
+    from calibration.field import locate_field
+    from calibration.marker_spec import field_spec, scale_marker_spec
+    from calibration.pose import BoardPose
+    from calibration.synthetic import render_frame
+    from rules.registry import get_game
+    from tabletop.live.play import build_pipeline, printed_markers
+
+    game = get_game("the-game")
+    spec = field_spec()
+    printed = scale_marker_spec(marker_mm=101.6)  # a 4-inch scale marker
+    frame = render_frame(printed, seed=4001)
+    fit = locate_field(frame.image, marker_mm=101.6)
+    pose = BoardPose.from_json(json.loads(json.dumps(fit.pose.to_json())))  # as a pose file gives it
+    assert pose.quality.method == "scale marker" and pose.quality.marker_mm == 101.6
+    markers = printed_markers(spec, pose)
+    assert markers.ids == (44,) and markers.marker_mm == 101.6
+    view = build_pipeline(game, game.initial_state(), _NoPieces(), pose=pose, markers=markers,
+                          say=lambda text: None).locate(frame.image)
+    assert len(view.markers) == 1
+    assert np.allclose(view.markers[0], pose.to_image(printed.marker_corners(44)))
+    true = frame.true_pose().to_image(printed.marker_corners(44))
+    assert np.abs(view.markers[0] - true).max() < 3.0  # pixels: the marker as the camera sees it
+
+    corners = field_spec(marker_mm=100.0)
+    frame = render_frame(corners, seed=8)
+    pose = BoardPose.from_json(json.loads(json.dumps(locate_field(frame.image, marker_mm=100.0).pose.to_json())))
+    markers = printed_markers(spec, pose)
+    assert pose.quality.method == "markers" and markers.marker_mm == 100.0 and markers.ids == spec.ids
+    for marker_id, where in zip(markers.ids, markers.in_image(pose.to_image)):
+        assert np.abs(where - frame.true_pose().to_image(corners.marker_corners(marker_id))).max() < 3.0
 
 
 def test_dice_lying_still_stay_where_they_lie_when_the_camera_moves() -> None:
