@@ -14,6 +14,7 @@ Run from the repository root: ``nice -n 10 python3 benchmarks/live_reading.py [G
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -110,5 +111,17 @@ def main_(games: list[str]) -> None:
             print(f"   said: {line}")
 
 
+def parse_games(argv: list[str]) -> list[str]:
+    """The games named on the command line (every game when none is named)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", metavar="GAME",
+                        help=f"the games to run: {', '.join(GAMES)} (default: every game)")
+    games = parser.parse_args(argv).games
+    for game in games:
+        if game not in GAMES:
+            parser.error(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    return games or list(GAMES)
+
+
 if __name__ == "__main__":
-    main_(sys.argv[1:] or list(GAMES))
+    main_(parse_games(sys.argv[1:]))

@@ -18,6 +18,7 @@ Run from the repository root: ``nice -n 10 python3 benchmarks/live_reading_noise
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -126,5 +127,17 @@ def main(games: list[str]) -> None:
     print("noise levels (miss, swap, double, hand missed):", {k: v for k, v in LEVELS.items()})
 
 
+def parse_games(argv: list[str]) -> list[str]:
+    """The games named on the command line (every game when none is named)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", metavar="GAME",
+                        help=f"the games to run: {', '.join(GAMES)} (default: every game)")
+    games = parser.parse_args(argv).games
+    for game in games:
+        if game not in GAMES:
+            parser.error(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    return games or list(GAMES)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:] or list(GAMES))
+    main(parse_games(sys.argv[1:]))
