@@ -62,7 +62,8 @@ def add_train_parser(commands: Any, formatter: Callable[[str], argparse.HelpForm
     cmd.add_argument("--epochs", type=whole("epochs", 1, 10_000), metavar="N",
                      help="epochs (default: the recipe's; 30 when fine-tuning; with --continue, "
                           "the last stage's)")
-    cmd.add_argument("--imgsz", type=image_size, metavar="N", help="training image size (default: the recipe's)")
+    cmd.add_argument("--imgsz", type=image_size, metavar="N",
+                     help="training image size (default: the recipe's; 640 when fine-tuning)")
     cmd.add_argument("--seed", type=whole("", 0, 2**31 - 1, "the seed"), metavar="S",
                      help="training seed (default: the recipe's)")
     cmd.add_argument("--count", type=whole("images", 2, 1_000_000, "the count"), metavar="N",

@@ -693,3 +693,9 @@ def test_stacks_only_trains_no_other_reader(cli: Runner, tmp_path: Path, monkeyp
     result = _train_with(cli, tmp_path, "the-game", doc, "--stacks-only", 2, tmp_path / "out")
     assert result.code == 0, result.err
     assert ran == ["stacks"]
+
+
+def test_help_gives_the_defaults_a_fine_tuning_uses(cli: Runner) -> None:
+    """``--data`` trains 30 epochs at 640 unless told otherwise; the help says both."""
+    text = " ".join(cli("train", "--help").out.split())
+    assert "30 when fine-tuning" in text and "640 when fine-tuning" in text
