@@ -264,7 +264,7 @@ def _too_few(
     lines = [
         (
             f"only {found} of {given} images show a usable {spec.describe()}; "
-            f"a calibration needs at least {min_images} (10 or more is better)"
+            f"a calibration needs at least {min_images} (10 or more is better)."
         )
     ]
     if found == 0 and first_grey is not None and isinstance(spec, ChessboardPattern):
@@ -274,8 +274,8 @@ def _too_few(
         )
         if smaller is not None and find_chessboard_corners(smaller, first_grey) is not None:
             lines.append(
-                f"a {cols - 1}x{rows - 1} chessboard was found: count inner corners, not squares "
-                f"(pattern {cols - 1}x{rows - 1}, --pattern {cols - 1}x{rows - 1} on the command line)"
+                f"A {cols - 1}x{rows - 1} chessboard was found: count inner corners, not squares "
+                f"(pattern {cols - 1}x{rows - 1}, --pattern {cols - 1}x{rows - 1} on the command line)."
             )
     by_reason: dict[str, list[str]] = {}
     for name, reason in dropped:

@@ -309,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str) -> int:
-    text = " ".join(message.split("\n"))
+    text = " ".join(line.strip() for line in message.split("\n") if line.strip())
     print(f"{PROG}: error: {text}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

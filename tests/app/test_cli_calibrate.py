@@ -393,3 +393,16 @@ def test_a_pose_file_s_printed_marker_size_is_read_back_and_checked() -> None:
     for bad in (0, -5, "4in", float("nan"), [101.6]):
         with pytest.raises(CalibrationError, match="marker_mm|not a board pose"):
             BoardPose.from_json({**pose.to_json(), "quality": {**bare, "marker_mm": bad}})
+
+
+def test_a_wrong_pattern_size_is_one_line_of_sentences(cli, tmp_path: Path) -> None:
+    """The camera calibration's advice is several lines; on the command line it reads as
+    one line of whole sentences, with no run-on joint and no indentation left in it."""
+    chess = Path(__file__).resolve().parents[1] / "data" / "real" / "calibration-chessboard"
+    photos = [str(p) for p in sorted(chess.glob("left*.jpg"))[:3]]
+    r = cli("calibrate", "camera", *photos, "--pattern", "10x7", "--out", str(tmp_path / "c.json"))
+    assert r.code == 2
+    line = r.error_line()
+    assert "(10 or more is better). A 9x6 chessboard was found" in line, line
+    assert "on the command line). left01.jpg, left02.jpg" in line, line
+    assert "  " not in line, line

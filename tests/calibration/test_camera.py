@@ -361,7 +361,7 @@ def test_wrong_pattern_size_says_what_to_do() -> None:
         "left01.jpg, left02.jpg, left03.jpg: no 10x7 chessboard found - "
         "is the pattern size right? (inner corners, not squares" in text
     )
-    assert "a 9x6 chessboard was found" in text and "--pattern 9x6" in text
+    assert "(10 or more is better).\nA 9x6 chessboard was found" in text and "--pattern 9x6" in text
 
 
 def test_too_few_images() -> None:
