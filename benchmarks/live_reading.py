@@ -111,9 +111,10 @@ def main_(games: list[str]) -> None:
             print(f"   said: {line}")
 
 
-def parse_games(argv: list[str]) -> list[str]:
-    """The games named on the command line (every game when none is named)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse_games(argv: list[str], doc: str | None = __doc__) -> list[str]:
+    """The games named on the command line (every game when none is named); ``doc``: the
+    script's docstring, whose first paragraph its ``--help`` shows."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     parser.add_argument("games", nargs="*", metavar="GAME",
                         help=f"the games to run: {', '.join(GAMES)} (default: every game)")
     games = parser.parse_args(argv).games

@@ -18,7 +18,6 @@ Run from the repository root: ``nice -n 10 python3 benchmarks/live_reading_noise
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -30,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np
 
 import sample_images
+from benchmarks.live_reading import parse_games
 from rules.registry import get_game
 from tabletop.live.board import BoardMapper
 from tabletop.live.explain import side_of
@@ -37,7 +37,6 @@ from tabletop.live.pipeline import FrameView, LivePipeline, Rolls
 from vision.detect_cells import FrameGeometry
 from vision.detections import Detections
 
-GAMES = ("oneworld", "when-gods-collide", "wormholes", "battle-grounds", "the-game")
 LEVELS = {  # miss, swap, double, hand
     "clean": (0.0, 0.0, 0.0, 0.0),
     "light": (0.04, 0.08, 0.03, 0.2),
@@ -127,17 +126,5 @@ def main(games: list[str]) -> None:
     print("noise levels (miss, swap, double, hand missed):", {k: v for k, v in LEVELS.items()})
 
 
-def parse_games(argv: list[str]) -> list[str]:
-    """The games named on the command line (every game when none is named)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", nargs="*", metavar="GAME",
-                        help=f"the games to run: {', '.join(GAMES)} (default: every game)")
-    games = parser.parse_args(argv).games
-    for game in games:
-        if game not in GAMES:
-            parser.error(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    return games or list(GAMES)
-
-
 if __name__ == "__main__":
-    main(parse_games(sys.argv[1:]))
+    main(parse_games(sys.argv[1:], __doc__))
