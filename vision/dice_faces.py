@@ -509,6 +509,8 @@ class FaceTraining:
     image size than the recipe's: a camera with more pixels) whose dice, every split of them,
     join the training dice: the reader learns from more dice than the detector's data holds
     (a die is a few of a render's pieces), and from dice as larger frames show them.
+    ``camera_noise``: each training crop also as a real camera may give it (a colour cast,
+    sensor noise, JPEG compression), for photos rather than renders.
 
     >>> FaceTraining.from_json({"epochs": 40, "renders": [{"count": 6000, "seed": 11},
     ...                         {"count": 10, "seed": 12, "size": [1280, 960]}]}).renders
@@ -519,14 +521,19 @@ class FaceTraining:
     seed: int = 0
     variants: int = 1  # fresh jittered crops of every die per epoch
     renders: tuple[MoreRenders, ...] = ()
+    camera: bool = False
 
     @classmethod
     def from_json(cls, doc: dict[str, Any] | None) -> FaceTraining | None:
         if doc is None:
             return None
         try:
+            camera = doc.get("camera_noise", False)
+            if not isinstance(camera, bool):
+                raise TypeError(f"camera_noise must be true or false, got {camera!r}")
             return cls(epochs=int(doc.get("epochs", 30)), seed=int(doc.get("seed", 0)),
-                       variants=int(doc.get("variants", 1)), renders=more_renders(doc.get("renders")))
+                       variants=int(doc.get("variants", 1)), renders=more_renders(doc.get("renders")),
+                       camera=camera)
         except (AttributeError, KeyError, TypeError, ValueError) as err:
             raise FaceReaderError(f"malformed dice_faces section: {type(err).__name__}: {err}") from None
 
@@ -562,10 +569,11 @@ def _labelled_patches(folder: Path, split: str, classes: dict[int, int], patch: 
 
 
 def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, train: bool, size: int = SIZE,
-              pad: float = PAD, turns: np.ndarray | None = None) -> np.ndarray:
+              pad: float = PAD, turns: np.ndarray | None = None, camera: bool = False) -> np.ndarray:
     """Crops as the reader sees them behind a detector: a box a little off centre and off
     size, any turn, light and blur of a live camera (training); the true box (validation).
-    ``turns``: each training crop's turn (degrees counter-clockwise) instead of a random one."""
+    ``turns``: each training crop's turn (degrees counter-clockwise) instead of a random one.
+    ``camera``: each training crop also as a real camera may give it (:func:`_as_a_camera_gives`)."""
     import cv2
 
     c = patches.shape[1] / 2
@@ -579,15 +587,37 @@ def _jittered(patches: np.ndarray, sides: np.ndarray, rng: np.random.Generator, 
             crop = crop.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
             if rng.random() < 0.3:
                 crop = cv2.GaussianBlur(crop, (3, 3), rng.uniform(0.3, 1.0))
+            if camera:
+                out[i] = _as_a_camera_gives(crop, rng)
+                continue
             out[i] = np.clip(crop + rng.normal(0, 3, crop.shape), 0, 255).astype(np.uint8)
         else:
             out[i] = _crop(p, c, c, pad * s, 0.0, size)
     return out
 
 
+def _as_a_camera_gives(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A rendered crop (float BGR) as a real camera may give it: a colour cast (each channel's
+    gain 0.85 to 1.15), more or less saturated (0.6 to 1.3), sensor noise of 2 to 8 levels,
+    and half the time JPEG compression (quality 30 to 90), as a phone's photo or a webcam's
+    stream is compressed. Renders are cleaner than any of these."""
+    import cv2
+
+    crop = crop * rng.uniform(0.85, 1.15, 3)
+    grey = crop.mean(axis=2, keepdims=True)
+    crop = grey + (crop - grey) * rng.uniform(0.6, 1.3)
+    crop = np.clip(crop + rng.normal(0, rng.uniform(2, 8), crop.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
+        if ok:
+            crop = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return crop
+
+
 def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: np.ndarray, val_y: np.ndarray,
          val_s: np.ndarray, classes: int, epochs: int, variants: int, seed: int, size: int, pad: float,
-         progress: Callable[[int, int, float, float], None] | None = None, turning: bool = False) -> tuple[Any, float]:
+         progress: Callable[[int, int, float, float], None] | None = None, turning: bool = False,
+         camera: bool = False) -> tuple[Any, float]:
     """Train a crop classifier (:func:`_network`) on labelled patches (``_labelled_patches``):
     ``variants`` fresh jittered crops of each patch an epoch, a one-cycle schedule; ``progress(epoch,
     epochs, loss, val_accuracy)`` after every epoch. Returns the network and its last
@@ -595,7 +625,8 @@ def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: n
 
     ``turning``: the labels are directions, ``classes`` equal steps of a full turn counter-clockwise
     (a facing reader): each crop is turned by a whole number of steps and its label with it,
-    and the validation accuracy counts a direction within one step as right."""
+    and the validation accuracy counts a direction within one step as right. ``camera``: the
+    training crops also as a real camera may give them (colour cast, noise, compression)."""
     import torch
     from torch import nn
 
@@ -615,10 +646,11 @@ def _fit(train_p: np.ndarray, train_y: np.ndarray, train_s: np.ndarray, val_p: n
         for _ in range(variants):
             if turning:
                 steps_turned = rng.integers(0, classes, len(train_p))
-                x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad, steps_turned * 360.0 / classes))
+                x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad, steps_turned * 360.0 / classes,
+                                                camera))
                 y_all = torch.from_numpy((train_y + steps_turned) % classes).long()
             else:
-                x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad))
+                x_all = _to_tensor(_jittered(train_p, train_s, rng, True, size, pad, camera=camera))
                 y_all = torch.from_numpy(train_y).long()
             order = torch.from_numpy(rng.permutation(len(train_p)))
             for k in range(0, len(order), batch):
@@ -667,7 +699,7 @@ def train_face_reader(folder: Path, names: Sequence[str], settings: FaceTraining
     if len(train_p) < len(faces):
         raise FaceReaderError(f"{folder}: only {len(train_p)} dice to learn {len(faces)} faces from")
     net, accuracy = _fit(train_p, train_y, train_s, val_p, val_y, val_s, len(faces), settings.epochs,
-                         settings.variants, settings.seed, SIZE, PAD, progress)
+                         settings.variants, settings.seed, SIZE, PAD, progress, camera=settings.camera)
     metrics = {"val_accuracy": round(accuracy, 4), "val_dice": len(val_p), "train_dice": len(train_p),
                "epochs": settings.epochs, "seconds": round(time.perf_counter() - began, 1)}
     return FaceReader(net, names, faces, None, metrics)

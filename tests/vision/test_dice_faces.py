@@ -184,7 +184,8 @@ def test_more_renders_are_training_dice_every_split_of_them(tmp_path):
                                      {"renders": [{"count": 5, "seed": 3, "size": [1280]}]},
                                      {"renders": [{"count": 5, "seed": 3, "size": "1280 by 960"}]},
                                      {"renders": [{"count": 5, "seed": 3, "size": [20, 960]}]},
-                                     {"renders": [{"count": 5, "seed": 3, "size": {"w": 1280}}]}])
+                                     {"renders": [{"count": 5, "seed": 3, "size": {"w": 1280}}]},
+                                     {"camera_noise": "yes"}, {"camera_noise": 1}])
 def test_a_malformed_face_reader_section_is_refused(section):
     with pytest.raises(FaceReaderError, match="malformed dice_faces section"):
         FaceTraining.from_json(section)
@@ -312,3 +313,29 @@ def test_a_die_is_read_at_four_quarter_turns_and_a_still_one_once():
     frame[55:65, 55:65] = 250  # the second die shows another face
     dice_faces._probabilities(net, frame, boxes, 16, 1.0, turns=4)
     assert [b.shape[0] for b in net.batches] == [4]
+
+
+def test_camera_noise_gives_training_crops_as_a_camera_may_give_them(tmp_path):
+    """``camera_noise`` in a recipe's section: each training crop gets a colour cast, more
+    sensor noise and now and then JPEG compression; the validation crops stay the true boxes,
+    and a reader trained so still learns the faces."""
+    import numpy as np
+
+    from vision.dice_faces import _jittered
+
+    assert FaceTraining.from_json({"camera_noise": True}).camera
+    assert not FaceTraining.from_json({}).camera
+    flat = np.full((200, 96, 96, 3), 128, np.uint8)
+    sides = np.full(200, 20.0)
+    plain = _jittered(flat, sides, np.random.default_rng(0), True).astype(float)
+    camera = _jittered(flat, sides, np.random.default_rng(0), True, camera=True).astype(float)
+    within = lambda crops: (crops - crops.mean(axis=(1, 2), keepdims=True)).std()
+    assert within(camera) > 1.25 * within(plain)  # noise of 2 to 8 levels (some smoothed by JPEG) against 3
+    casts = lambda crops: np.ptp(crops.mean(axis=(1, 2)), axis=1)
+    assert np.median(casts(camera)) > 4 * np.median(casts(plain))
+    val = _jittered(flat, sides, np.random.default_rng(0), False, camera=True)
+    assert np.array_equal(val, _jittered(flat, sides, np.random.default_rng(1), False))
+
+    _pip_dataset(tmp_path, {"train": 40, "val": 10}, seed=3)
+    reader = train_face_reader(tmp_path, PIP_NAMES, FaceTraining(epochs=25, seed=0, camera=True))
+    assert reader.metrics["val_accuracy"] >= 0.9, reader.metrics
