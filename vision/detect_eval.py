@@ -79,7 +79,11 @@ def _read_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndar
     w, h = size
     classes, boxes, kps = [], [], []
     if path.is_file():
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not a label file (not UTF-8 text; a line is: class cx cy w h)") from None
+        for n, line in enumerate(text.splitlines(), 1):
             parts = line.split()
             if not parts:
                 continue
@@ -103,6 +107,35 @@ def _read_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndar
                 kps.append([0.0, 0.0, 0.0])
     keypoints = np.array(kps, float).reshape(-1, 3) if kps else None
     return np.array(classes, int), np.array(boxes, float).reshape(-1, 4), keypoints
+
+
+def _numbers(value: Any, shape: tuple[int, ...] | None = None) -> bool:
+    """Whether ``value`` is an array of finite numbers of ``shape`` (``None``: a flat list)."""
+    try:
+        array = np.asarray(value, float)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    fits = array.ndim == 1 if shape is None else array.shape == shape
+    return fits and bool(np.all(np.isfinite(array)))
+
+
+def _check_truth(truth: Mapping[str, Any], path: Path) -> None:
+    """Refuse a ground truth whose parts the figures read are missing or malformed: the
+    board's homography (an invertible 3 x 3 matrix), the camera's lens when given, and each
+    labelled piece's box and class."""
+    what = f"{path}: not a ground truth as 'tabletop render' writes it"
+    h = truth.get("board", {}).get("board_to_image")
+    if not _numbers(h, (3, 3)) or abs(float(np.linalg.det(np.asarray(h, float)))) < 1e-12:
+        raise ValueError(f"{what} (board.board_to_image: a 3 x 3 homography is needed)")
+    camera = truth.get("camera") or {}
+    if not isinstance(camera, dict) or not all(camera.get(k) is None or _numbers(camera[k], shape)
+                                               for k, shape in (("intrinsics", (3, 3)), ("distortion", None))):
+        raise ValueError(f"{what} (camera: intrinsics a 3 x 3 matrix, distortion a list of numbers)")
+    for i, piece in enumerate(truth.get("pieces", [])):
+        if piece.get("in_labels") and not (_numbers(piece.get("box"), (4,)) and isinstance(piece.get("class"), str)
+                                           and type(piece.get("class_id")) is int):
+            raise ValueError(f"{what} (pieces[{i}]: a labelled piece has a box [x1, y1, x2, y2], a class and "
+                             "a whole class_id)")
 
 
 def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
@@ -141,13 +174,17 @@ def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
             if truth is not None and truth.get("image_size"):
                 try:
                     size = (int(truth["image_size"][0]), int(truth["image_size"][1]))
-                except (TypeError, ValueError, IndexError, KeyError):
+                except (TypeError, ValueError, IndexError, KeyError, OverflowError):
                     raise ValueError(f"{truth_path}: image_size must be [width, height]") from None
+                if min(size) <= 0:
+                    raise ValueError(f"{truth_path}: image_size must be [width, height], in pixels, got {size}")
             else:
                 pixels = cv2.imread(str(img), cv2.IMREAD_UNCHANGED)
                 if pixels is None:
                     raise UnreadableImageError(f"{img}: cannot read this image")
                 size = (pixels.shape[1], pixels.shape[0])
+            if truth is not None:
+                _check_truth(truth, truth_path)
             classes, boxes, kps = _read_labels(folder / "labels" / sp / f"{img.stem}.txt", size)
             samples.append(Sample(img, classes, boxes, kps, truth, size))
     return samples

@@ -424,23 +424,35 @@ def test_check_of_json_nested_too_deeply(cli) -> None:
 # -- eval on a malformed dataset -----------------------------------------------------------------
 
 
-def _dataset(root: Path, image: bytes, label: str | None = None, truth: str | None = None) -> Path:
+def _dataset(root: Path, image: bytes, label: str | bytes | None = None, truth: str | None = None) -> Path:
     for part in ("images", "labels", "truth"):
         (root / part / "train").mkdir(parents=True)
     (root / "images" / "train" / "a.jpg").write_bytes(image)
     if label is not None:
-        (root / "labels" / "train" / "a.txt").write_text(label)
+        (root / "labels" / "train" / "a.txt").write_bytes(label if isinstance(label, bytes) else label.encode())
     if truth is not None:
         (root / "truth" / "train" / "a.json").write_text(truth)
     return root
 
 
 PHOTO = b"photo"  # stands for a real photo in the cases below
+BOARD = {"board_to_image": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}  # a truth's homography
+PIECE = {"box": [1, 2, 30, 40], "class": "borg-stone", "class_id": 0, "in_labels": True}
 
 
 @pytest.mark.parametrize("image,label,truth,needle", [
     (b"hello\n", None, None, "a.jpg: cannot read this image"),
-    (b"", None, '{"image_size": [640, 480]}', "a.jpg: cannot read this image"),
+    (b"", None, json.dumps({"image_size": [640, 480], "board": BOARD}), "a.jpg: cannot read this image"),
+    (PHOTO, b"\xff\xfe0 0.5 0.5 0.1 0.1\n", None, "a.txt: not a label file (not UTF-8 text"),
+    # a truth the figures cannot read: refused before the detector runs, never a bug's exit 3
+    (PHOTO, None, '{"image_size": [640, 480]}',
+     "a.json: not a ground truth as 'tabletop render' writes it (board.board_to_image"),
+    (PHOTO, None, '{"board": {"board_to_image": "x"}}', "(board.board_to_image: a 3 x 3 homography"),
+    (PHOTO, None, '{"board": {"board_to_image": [[0, 0, 0], [0, 0, 0], [0, 0, 1]]}}', "(board.board_to_image"),
+    (PHOTO, None, json.dumps({"board": BOARD, "camera": {"intrinsics": [1, 2]}}), "(camera: intrinsics a 3 x 3"),
+    (PHOTO, None, json.dumps({"board": BOARD, "pieces": [PIECE, {"in_labels": True, "class": "borg-stone"}]}),
+     "(pieces[1]: a labelled piece has a box"),
+    (PHOTO, None, json.dumps({"image_size": [0, 0], "board": BOARD}), "image_size must be [width, height], in pixels"),
     (PHOTO, "inf 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
     (PHOTO, "nan 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
     (PHOTO, "-3 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
