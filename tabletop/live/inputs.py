@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["IMAGE_SUFFIXES", "Capture", "ImageFolder", "Reopening", "open_source"]
+__all__ = ["IMAGE_SUFFIXES", "Capture", "ImageFolder", "Reopening", "frames_folder", "open_source"]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -275,6 +275,21 @@ def none_read(frames: int, *, video: str | None, images: str | None, started: tu
         Path(path).unlink(missing_ok=True)
     raise InputError("--video" if video else "--images",
                      f"no frame could be read from {video or images} (is it a video, or a folder of pictures?)")
+
+
+def frames_folder(path: str | Path, flag: str = "--out") -> Path:
+    """Make the folder ``path`` for annotated frames (and its parents), refusing in one line
+    naming ``flag`` a file in its way or a place where it cannot be made."""
+    from tabletop.errors import InputError
+
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError(flag, f"{path} is a file, not a folder: give a folder for the annotated frames") from None
+    except OSError as err:
+        raise InputError(flag, f"cannot make the folder {path}: {err.strerror or err}") from None
+    return folder
 
 
 def check_source_options(args: Any) -> None:

@@ -304,7 +304,13 @@ def _video_fps(args: argparse.Namespace) -> float:
 
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import check_source_options, fitting_pose, none_read, open_source
+    from tabletop.live.inputs import (
+        check_source_options,
+        fitting_pose,
+        frames_folder,
+        none_read,
+        open_source,
+    )
     from tabletop.live.pipeline import Rolls
     from tabletop.live.record import LiveRecord, cut_short
     from tabletop.live.session import FrameSink, run_frames
@@ -388,7 +394,13 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         say("no display: running without a window (use --no-window --out DIR for annotated frames)")
     video = args.video_out or (args.out if args.out and args.out.lower().endswith(".mp4") else None)
     folder = args.out if args.out and args.out != video else None
-    sink = FrameSink(folder, video, _video_fps(args)) if (folder or video) else None
+    try:
+        if folder:
+            frames_folder(folder)
+        sink = FrameSink(folder, video, _video_fps(args)) if (folder or video) else None
+    except BaseException:
+        audio.close()
+        raise
     record = None
     try:
         if args.resume:

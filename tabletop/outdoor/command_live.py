@@ -88,7 +88,13 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
 
     from rules.the_game.options import TheGameOptions
     from tabletop.live.audio import Audio
-    from tabletop.live.inputs import check_source_options, fitting_pose, none_read, open_source
+    from tabletop.live.inputs import (
+        check_source_options,
+        fitting_pose,
+        frames_folder,
+        none_read,
+        open_source,
+    )
     from tabletop.live.play import has_display
     from tabletop.live.record import cut_short
     from tabletop.outdoor.command import _load_setup
@@ -157,6 +163,11 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     # with --pose, its first frame is checked now: nothing is written for frames it does not fit
     frames = source if setup.pose is None else fitting_pose(source, setup.pose)
     audio = Audio(args.audio, out=say)
+    try:  # made before the log: a file in its way leaves no log behind
+        folder = frames_folder(args.out) if args.out else None
+    except BaseException:
+        audio.close()
+        raise
     log: FieldLog | None = None
     if held is not None:
         if cut_short(args.resume, held.kept):
@@ -190,9 +201,6 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     show = not args.no_window and has_display()
     if not args.no_window and not show:
         say("no display: running without a window (use --no-window --out DIR for annotated frames)")
-    folder = Path(args.out) if args.out else None
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
     title = "tabletop outdoor"
     clicker = None
     n = unreadable = 0

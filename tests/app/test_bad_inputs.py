@@ -190,6 +190,22 @@ def test_outdoor_with_a_source_of_no_frames_says_so_and_leaves_no_log(cli, tmp_p
     assert not log.exists()
 
 
+def test_a_file_given_as_the_frames_folder_is_refused_and_leaves_no_log(cli, tmp_path: Path,
+                                                                         no_detector: None) -> None:
+    """--out naming a file: one line naming --out, and no log begun (a log left holding only
+    its header would block the next try with "exists (use --resume)"), nor a record."""
+    taken = tmp_path / "frames"
+    taken.write_text("a file already\n")
+    record, log = tmp_path / "game.jsonl", tmp_path / "field.jsonl"
+    result = cli("outdoor", "--images", str(SAMPLES), "--glob", "the-game-*", "--log", str(log), "--no-window",
+                 "--out", str(taken), "--audio", "none")
+    assert result.code == 2 and "--out: " in result.error_line() and "is a file, not a folder" in result.error_line()
+    result = cli("play", "oneworld", "--images", str(SAMPLES), "--record", str(record), "--no-window", "--out",
+                 str(taken), "--audio", "none")
+    assert result.code == 2 and "--out: " in result.error_line() and "is a file, not a folder" in result.error_line()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["frames"]
+
+
 def test_a_folder_of_pictures_none_readable_is_refused_and_leaves_no_record(cli, tmp_path: Path,
                                                                           no_detector: None) -> None:
     shots = tmp_path / "shots"
