@@ -114,14 +114,19 @@ class LiveRecord:
         self.path = Path(path)
         self.events_path = self.path.with_name(self.path.name + ".events.jsonl")
         self.sync = sync
-        if not _append:
-            if header is None:
-                raise ValueError("a new record needs a header")
-            self._file = open(self.path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
-            self._write(self._file, header.to_json())
-        else:
-            self._file = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
-        self._events = open(self.events_path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+        if not _append and header is None:
+            raise ValueError("a new record needs a header")
+        mode = "a" if _append else "x"
+        self._file = open(self.path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+        try:
+            self._events = open(self.events_path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+            if header is not None and not _append:
+                self._write(self._file, header.to_json())
+        except BaseException:  # a side log that cannot be written: no new record is left behind
+            self._file.close()
+            if not _append:
+                self.path.unlink(missing_ok=True)
+            raise
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], game: str, options: Any, position: Any,

@@ -206,6 +206,17 @@ def test_a_file_given_as_the_frames_folder_is_refused_and_leaves_no_log(cli, tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frames"]
 
 
+def test_a_record_whose_event_log_cannot_be_written_is_not_left_behind(cli, tmp_path: Path,
+                                                                       no_detector: None) -> None:
+    """The record's side log (RECORD.events.jsonl) cannot be opened (a folder of that name):
+    one line naming it, and no header-only record left to block the next try."""
+    record = tmp_path / "game.jsonl"
+    (tmp_path / "game.jsonl.events.jsonl").mkdir()
+    result = cli(*_play("--record", str(record)))
+    assert result.code == 2 and "game.jsonl.events.jsonl" in result.error_line()
+    assert not record.exists()
+
+
 def test_a_folder_of_pictures_none_readable_is_refused_and_leaves_no_record(cli, tmp_path: Path,
                                                                           no_detector: None) -> None:
     shots = tmp_path / "shots"
