@@ -94,9 +94,10 @@ def ultralytics_module() -> Any:
 
 
 def resolve_weights(game_or_path: str | os.PathLike[str]) -> Path:
-    """A path to weights: an existing file as given, else the weights shipped for a game."""
+    """A path to weights: a .pt or .onnx file as given, else the weights shipped for a game
+    (a folder named after the game in the working folder is no weights file)."""
     path = Path(game_or_path)
-    if path.suffix in (".pt", ".onnx") or path.exists():
+    if path.suffix in (".pt", ".onnx"):
         if not path.is_file():
             raise DetectorError(f"{path}: no such weights file")
         return path
@@ -105,6 +106,8 @@ def resolve_weights(game_or_path: str | os.PathLike[str]) -> Path:
     try:
         return models.weights_path(str(game_or_path))
     except models.ModelNotFoundError as err:
+        if path.exists():
+            raise DetectorError(f"{path}: not a weights file (give a .pt or .onnx file)") from None
         raise DetectorError(f"{err}; or give a path to .pt or .onnx weights") from None
 
 

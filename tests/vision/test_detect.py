@@ -107,6 +107,21 @@ def test_load_errors_say_what_to_do(source: str, backend: str, message: str) -> 
         Detector.load(source, backend)
 
 
+def test_a_folder_named_after_the_game_is_not_taken_for_its_weights(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """'tabletop play oneworld --images oneworld' run beside a folder of photos named after
+    the game: the game's name still finds its shipped weights; a file that is no .pt or
+    .onnx, named as weights, is refused as such."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "oneworld").mkdir()
+    (tmp_path / "notes").write_text("not weights\n")
+    assert resolve_weights("oneworld") == models.weights_path("oneworld")
+    for name in ("notes", "photos"):
+        (tmp_path / "photos").mkdir(exist_ok=True)
+        with pytest.raises(DetectorError, match=f"{name}: not a weights file \\(give a .pt or .onnx file\\)"):
+            resolve_weights(name)
+
+
 @pytest.mark.parametrize("content", [b"", b"not weights at all\n", "half"])
 def test_weights_that_are_not_a_model_are_one_clear_error(tmp_path: Path, content: object) -> None:
     """An empty, foreign or cut-short .pt is a DetectorError naming the file (the CLI's exit
