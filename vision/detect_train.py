@@ -252,6 +252,8 @@ def resolved_data_yaml(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
         raise DetectorError(f"{folder}: no data.yaml in it (an ultralytics dataset: data.yaml, images/, labels/)")
     try:
         doc = yaml.safe_load(src.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise DetectorError(f"{src}: not a data.yaml (not UTF-8 text)") from None
     except yaml.YAMLError as err:
         line = getattr(getattr(err, "problem_mark", None), "line", None)
         where = f" at line {line + 1}" if line is not None else ""
@@ -266,13 +268,18 @@ def resolved_data_yaml(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
         names = dict(enumerate(names))
     if not isinstance(names, dict) or not names:
         raise DetectorError(f"{src}: names must be a list or a mapping of class ids to names")
+    try:
+        names = {int(k): str(v) for k, v in names.items()}
+    except (TypeError, ValueError):
+        raise DetectorError(f"{src}: names must map whole class ids (0, 1, ...) to names, got "
+                            f"{', '.join(repr(k) for k in names)}") from None
     base = Path(doc.get("path") or ".")  # no path: the folder itself
     if not base.is_absolute():
         base = (folder / base).resolve()
     for split in ("train", "val"):
         if not (base / str(doc[split])).exists():
             raise DetectorError(f"{src}: {split} images not found at {base / str(doc[split])}")
-    doc = dict(doc, path=str(base), names={int(k): str(v) for k, v in names.items()})
+    doc = dict(doc, path=str(base), names=names)
     into.mkdir(parents=True, exist_ok=True)
     out = into / "data.yaml"
     out.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")

@@ -83,6 +83,12 @@ def _no_names(folder: Path) -> Path:
     return folder
 
 
+def _yaml_of(folder: Path, text: bytes) -> Path:
+    (folder / "images" / "train").mkdir(parents=True)
+    (folder / "data.yaml").write_bytes(b"train: images/train\nval: images/train\n" + text)
+    return folder
+
+
 def _no_yaml(folder: Path) -> Path:
     (folder / "images").mkdir(parents=True)
     return folder
@@ -99,6 +105,8 @@ def _no_yaml(folder: Path) -> Path:
         (["train", "oneworld", "--data", "{no_yaml}"], "no data.yaml in it"),
         (["train", "oneworld", "--data", "{bad_yaml}"], "not valid YAML at line"),
         (["train", "oneworld", "--data", "{no_names}"], "missing names"),
+        (["train", "oneworld", "--data", "{named_by_letters}"], "names must map whole class ids (0, 1, ...) to names"),
+        (["train", "oneworld", "--data", "{not_text}"], "data.yaml: not a data.yaml (not UTF-8 text)"),
         (["train", "oneworld", "--out", "{a_file}"], "is a file, not a folder"),
         (["train", "oneworld", "--faces-only"], "oneworld's recipe has no dice face reader"),
         (["train", "when-gods-collide", "--faces-only", "--data", "{no_yaml}"], "trained on renders, not with --data"),
@@ -150,6 +158,8 @@ def test_bad_input_is_one_line_and_exit_2(cli: Runner, tmp_path: Path, monkeypat
         "no_yaml": str(_no_yaml(tmp_path / "no-yaml")),
         "bad_yaml": str(_bad_yaml(tmp_path / "bad-yaml")),
         "no_names": str(_no_names(tmp_path / "no-names")),
+        "named_by_letters": str(_yaml_of(tmp_path / "named-by-letters", b"names: {a: stone, b: blade}\n")),
+        "not_text": str(_yaml_of(tmp_path / "not-text", b"names: [\xff]\n")),
         "a_file": str(a_file),
         "labelled": str(labelled),
         "garbled": str(garbled),
