@@ -398,8 +398,10 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         if folder:
             frames_folder(folder)
         sink = FrameSink(folder, video, _video_fps(args)) if (folder or video) else None
-    except BaseException:
+    except BaseException as err:
         audio.close()
+        if isinstance(err, OSError):
+            raise InputError("--video-out" if args.video_out else "--out", str(err)) from None
         raise
     record = None
     try:

@@ -42,6 +42,14 @@ class FrameSink:
             self.folder.mkdir(parents=True, exist_ok=True)
         if self.video is not None:
             self.video.parent.mkdir(parents=True, exist_ok=True)
+            existed = self.video.exists()
+            try:  # refused now, not at the first frame when a game is already under way
+                with open(self.video, "ab"):
+                    pass
+            except OSError as err:
+                raise OSError(f"{self.video}: cannot write the video there: {err.strerror or err}") from None
+            if not existed:
+                self.video.unlink()
 
     def write(self, img: np.ndarray) -> None:
         import cv2

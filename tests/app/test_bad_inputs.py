@@ -217,6 +217,22 @@ def test_a_record_whose_event_log_cannot_be_written_is_not_left_behind(cli, tmp_
     assert not record.exists()
 
 
+def test_a_video_that_cannot_be_written_is_refused_before_the_record_is_begun(cli, tmp_path: Path,
+                                                                              no_detector: None) -> None:
+    """--video-out (or --out FILE.mp4) where no file can be made (a folder of that name):
+    refused before the record is created, naming the option, not at the first frame with a
+    header-only record left behind."""
+    record = tmp_path / "game.jsonl"
+    (tmp_path / "table.mp4").mkdir()
+    for flag in ("--video-out", "--out"):
+        extra = ["--out", str(tmp_path / "frames")] if flag == "--video-out" else []
+        result = cli("play", "oneworld", "--images", str(SAMPLES), "--record", str(record), "--no-window",
+                     *extra, flag, str(tmp_path / "table.mp4"), "--audio", "none")
+        assert result.code == 2 and f"{flag}: " in result.error_line() and "table.mp4: cannot write the video" \
+            in result.error_line()
+        assert not record.exists() and not record.with_name(record.name + ".events.jsonl").exists()
+
+
 def test_a_folder_of_pictures_none_readable_is_refused_and_leaves_no_record(cli, tmp_path: Path,
                                                                           no_detector: None) -> None:
     shots = tmp_path / "shots"
