@@ -132,9 +132,16 @@ def run_measure(args: argparse.Namespace, out: TextIO) -> int:
         if pixel is None:
             ends.append((name, None))
             continue
+        width, height = frame.shape[1], frame.shape[0]
+        if not (0 <= pixel[0] < width and 0 <= pixel[1] < height):
+            raise InputError("measure", f"the point {name} is outside the picture ({width} x {height} pixels: "
+                                        f"x from 0 to {width - 1}, y from 0 to {height - 1})")
         px = np.array([pixel], float)
         if setup.calibration is not None:
-            px = setup.calibration.undistort_points(px, (frame.shape[1], frame.shape[0]))
+            px = setup.calibration.undistort_points(px, (width, height))
+        if not result.view.on_ground(px)[0]:
+            raise InputError("measure", f"the point {name} is above the ground's horizon in the picture: "
+                                        "it sees no point of the ground")
         fx, fy = result.view.to_field(px)[0]
         ends.append((name, FieldPoint(float(fx), float(fy))))
     m = measure(result.report, ends[0], ends[1])

@@ -152,6 +152,17 @@ class FieldView:
         q = np.c_[pts, np.ones(len(pts))] @ self.plane(height).T
         return q[:, :2] / q[:, 2:3]
 
+    def on_ground(self, points: Any) -> np.ndarray:
+        """Whether each undistorted pixel (N x 2) sees the ground: lies below the ground's
+        horizon in the picture, on the side of it the field is on (a pixel above the horizon
+        maps to a point behind the camera)."""
+        pts = np.asarray(points, float).reshape(-1, 2)
+        h = self.pose.image_to_board
+        w, d = self.pose.size
+        centre = self.pose.to_image([[w / 2, d / 2]])[0]
+        side = float((h @ np.r_[centre, 1.0])[2])
+        return (np.c_[pts, np.ones(len(pts))] @ h.T)[:, 2] * side > 0
+
     def ground_scale(self, height: float) -> float:
         """How much farther from the camera's foot a point ``height`` inches up appears on the
         ground (1 at the ground)."""

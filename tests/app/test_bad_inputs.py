@@ -365,6 +365,15 @@ def test_measure_refuses_a_pose_file_that_is_not_a_field_pose(cli, tmp_path: Pat
     assert line.startswith(f"tabletop: error: --pose: {pose}: ") and needle in line
 
 
+@pytest.mark.parametrize("point", ["99999999,99999999", "640,10", "10,480"])
+def test_measure_refuses_a_point_outside_the_picture(cli, point: str) -> None:
+    photo = SAMPLES / "the-game-still-1.jpg"  # 640 x 480
+    result = cli("measure", str(photo), "1,1", point, "--labels", str(photo.with_suffix(".json")))
+    assert result.code == 2
+    assert result.error_line() == (f"tabletop: error: measure: the point {point} is outside the picture (640 x 480 "
+                                   "pixels: x from 0 to 639, y from 0 to 479)")
+
+
 def test_measure_labels_nested_too_deeply(cli, tmp_path: Path) -> None:
     labels = tmp_path / "labels.json"
     labels.write_text(DEEP)

@@ -124,6 +124,21 @@ def test_measuring_points_and_pieces():
         measure(report, ("R7", None), ("B1", None))
 
 
+def test_pixels_above_the_ground_s_horizon_see_no_ground():
+    """A camera 10" up, looking across the field from 40" before it: its horizon crosses the
+    picture about 155 px above the middle; pixels above it map to points behind the camera."""
+    k = np.array([[800.0, 0, 639.5], [0, 800.0, 359.5], [0, 0, 1]])
+    at, target = np.array([12.0, -40.0, 10.0]), np.array([12.0, 12.0, 0.0])
+    forward = (target - at) / np.linalg.norm(target - at)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    rot = np.array([right, np.cross(forward, right), forward])
+    view = FieldView.from_camera(k, rot, -rot @ at, (24, 24), (1280, 720))
+    assert view.on_ground([[639.5, 600], [0, 719], [639.5, 220], [639.5, 190], [639.5, 0]]).tolist() == [
+        True, True, True, False, False]
+    assert view.on_ground(view.to_image([[0, 0], [24, 24]])).all()
+
+
 def test_two_clicks_measure_between_pieces():
     k = np.array([[800.0, 0, 639.5], [0, 800.0, 359.5], [0, 0, 1]])
     view = FieldView.from_camera(k, np.eye(3), np.array([-12.0, -12.0, 30.0]), (24, 24), (1280, 720))
