@@ -75,7 +75,8 @@ class Sample:
     size: tuple[int, int]  # width, height
 
 
-def _read_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def _read_labels(path: Path, size: tuple[int, int],
+                 model_classes: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     w, h = size
     classes, boxes, kps = [], [], []
     if path.is_file():
@@ -96,6 +97,10 @@ def _read_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndar
             c, cx, cy, bw, bh = values[:5]
             if not (math.isfinite(c) and c >= 0 and c == int(c)):
                 raise ValueError(f"{path}: line {n}: the class must be a whole number from 0, got {parts[0]!r}")
+            if model_classes is not None and c >= model_classes:
+                many = f"{model_classes} class{'es' if model_classes != 1 else ''}"
+                raise ValueError(f"{path}: line {n}: class {int(c)}, and the model has {many} (0 to "
+                                 f"{model_classes - 1}): give the weights trained on these labels (--weights)")
             classes.append(int(c))
             boxes.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
             rest = values[5:]
@@ -138,10 +143,11 @@ def _check_truth(truth: Mapping[str, Any], path: Path) -> None:
                              "a whole class_id)")
 
 
-def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
+def load_samples(folder: Path, split: str | None = None, model_classes: int | None = None) -> list[Sample]:
     """The images of a dataset folder (``images/<split>/``, every split when ``split`` is
     ``None``; or ``images/`` and ``labels/`` without splits), with their labels and ground
-    truth (``truth/<split>/``, when the dataset was rendered)."""
+    truth (``truth/<split>/``, when the dataset was rendered). With ``model_classes`` (the
+    model's number of classes), a label of a class beyond them is refused."""
     import cv2
 
     folder = Path(folder)
@@ -185,7 +191,7 @@ def load_samples(folder: Path, split: str | None = None) -> list[Sample]:
                 size = (pixels.shape[1], pixels.shape[0])
             if truth is not None:
                 _check_truth(truth, truth_path)
-            classes, boxes, kps = _read_labels(folder / "labels" / sp / f"{img.stem}.txt", size)
+            classes, boxes, kps = _read_labels(folder / "labels" / sp / f"{img.stem}.txt", size, model_classes)
             samples.append(Sample(img, classes, boxes, kps, truth, size))
     return samples
 

@@ -508,6 +508,8 @@ PIECE = {"box": [1, 2, 30, 40], "class": "borg-stone", "class_id": 0, "in_labels
     (PHOTO, "inf 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
     (PHOTO, "nan 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
     (PHOTO, "-3 0.5 0.5 0.1 0.1\n", None, "the class must be a whole number"),
+    (PHOTO, "0 0.5 0.5 0.1 0.1\n\n999 0.5 0.5 0.1 0.1\n", None,  # the stand-in detector has 1 class
+     "labels/train/a.txt: line 3: class 999, and the model has 1 class (0 to 0): give the weights trained on"),
     (PHOTO, None, "[1, 2]", "must be a JSON object"),
     (PHOTO, None, '{"image_size": [640, 480], "pieces": 7}', "pieces: a list of objects"),
     (PHOTO, None, '{"image_size": "big"}', "image_size must be [width, height]"),
