@@ -56,7 +56,8 @@ def add_outdoor_parser(commands: Any, formatter: Callable[[str], argparse.HelpFo
     p.add_argument("--markers", choices=("auto", "corners", "scale"), default="auto",
                    help="which markers set the field up (default auto)")
     p.add_argument("--marker-size", metavar="SIZE", help="the printed marker size (mm, or 6in, 15cm)")
-    p.add_argument("--field-size", default="24x24", metavar="WxD", help="the field in inches (default 24x24)")
+    p.add_argument("--field-size", metavar="WxD", help="the field in inches (default: field_width x field_depth of "
+                   "--options, 24x24 unless given; with --resume, the log's field)")
     p.add_argument("--calibration", metavar="FILE", help="the camera's calibration (lens distortion, focal length)")
     p.add_argument("--options", default="{}", metavar="JSON", help="The Game's options as JSON (field of vision...)")
     p.add_argument("--weights", metavar="FILE", help="detector weights (default: the shipped the-game model)")
@@ -87,6 +88,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     import numpy as np
 
     from rules.the_game.options import TheGameOptions
+    from tabletop.calibrate import field_sizes
     from tabletop.live.audio import Audio
     from tabletop.live.inputs import (
         check_source_options,
@@ -132,6 +134,15 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     elif args.log and Path(args.log).exists():
         raise InputError("--log", f"{args.log} exists (use --resume to continue it)")
     args.track = not args.images  # a stream: keep the field while a hand hides a marker
+    if args.field_size is None:  # the field's size follows the options, or the log resumed
+        field = held.options if held is not None else TheGameOptions.from_json(options)
+        args.field_size = f"{field.field_width!r}x{field.field_depth!r}"
+    elif held is None and {"field_width", "field_depth"} & set(options):
+        field = TheGameOptions.from_json(options)
+        if (field.field_width, field.field_depth) != field_sizes(args.field_size, None, "--field-size")[0]:
+            raise InputError("--options", f"field_width {field.field_width:g} and field_depth {field.field_depth:g} "
+                             f"make a {field.field_width:g}x{field.field_depth:g} field, and --field-size says "
+                             f"{args.field_size}: give the field's size once (--field-size)")
     setup = _load_setup(args)
     if held is not None:
         opts = held.options

@@ -157,6 +157,30 @@ def test_one_photo_is_held_long_enough_to_be_read_at_any_window(cli, tmp_path: P
     assert any(" is observed" in line or " is unobserved" in line for line in result.out.splitlines())
 
 
+def test_the_field_s_size_follows_the_options_and_the_two_may_not_disagree(cli, tmp_path: Path) -> None:
+    """As 'tabletop play the-game' takes the field's size from --options (field_width,
+    field_depth), so does 'tabletop outdoor' when --field-size is not given; given both, they
+    must agree. A resumed log keeps its own field."""
+    shots = tmp_path / "shots"
+    rendered_shot(shots)
+    run = ("outdoor", "--images", str(shots), "--labels", "--no-window", "--out", str(tmp_path / "out"),
+           "--audio", "none", "--window", "0.2")
+    wide = tmp_path / "wide.jsonl"
+    result = cli(*run, "--options", '{"field_width": 36}', "--log", str(wide))
+    assert result.code == 0, result.err
+    assert (read_log(wide).options.field_width, read_log(wide).options.field_depth) == (36.0, 24.0)
+    refused = tmp_path / "refused.jsonl"
+    result = cli(*run, "--options", '{"field_width": 3}', "--field-size", "24x24", "--log", str(refused))
+    assert result.code == 2
+    assert result.error_line() == ("tabletop: error: --options: field_width 3 and field_depth 24 make a 3x24 field, "
+                                   "and --field-size says 24x24: give the field's size once (--field-size)")
+    assert not refused.exists()
+    result = cli(*run, "--options", '{"field_depth": 24}', "--field-size", "24", "--log", str(tmp_path / "same.jsonl"))
+    assert result.code == 0, result.err
+    result = cli(*run, "--resume", str(wide))
+    assert result.code == 0, result.err
+
+
 def test_outdoor_command_writes_a_log_and_resumes_it(cli, tmp_path: Path) -> None:
     shots = tmp_path / "shots"
     rendered_shot(shots)
