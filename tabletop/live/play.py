@@ -354,6 +354,10 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         _check_board(game, state, "--position")
         if args.record and Path(args.record).exists():
             raise InputError("--record", f"{args.record} exists (use --resume to continue it)")
+        side = Path(args.record + ".events.jsonl") if args.record else None
+        if side is not None and side.exists():  # a new record's side log holds its own game alone
+            raise InputError("--record", f"{side} exists (the side log of an earlier game?): move it away or "
+                                         "remove it, or give another --record")
     from calibration.tracker import PoseTracker
     from vision.detect import Detector, DetectorError
 

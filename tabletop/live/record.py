@@ -4,8 +4,9 @@ The record itself is a plain game record (:mod:`tabletop.records`: a header, the
 per action with its rolls), so ``tabletop rules replay`` reads it; each entry's ``comment``
 holds the time and the announcement. Verdicts of illegal moves, impossible positions and
 stream events go to a side log beside it (``RECORD.events.jsonl``), also one JSON object per
-line with its time. A crash can at worst leave a half-written last line, which
-:meth:`LiveRecord.resume` drops.
+line with its time; a new record makes a new side log (one already there is refused, never
+appended to), a resumed record appends to its own. A crash can at worst leave a half-written
+last line, which :meth:`LiveRecord.resume` drops.
 
 Taking a move back (the ``u`` key) appends an undo line to the record, never rewrites it::
 
@@ -119,7 +120,8 @@ class LiveRecord:
         mode = "a" if _append else "x"
         self._file = open(self.path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
         try:
-            self._events = open(self.events_path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+            # a new record's side log is new too: one left by an earlier game is never appended to
+            self._events = open(self.events_path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
             if header is not None and not _append:
                 self._write(self._file, header.to_json())
         except BaseException:  # a side log that cannot be written: no new record is left behind

@@ -217,6 +217,33 @@ def test_a_record_whose_event_log_cannot_be_written_is_not_left_behind(cli, tmp_
     assert not record.exists()
 
 
+def test_a_new_record_never_takes_over_the_side_log_of_an_earlier_game(cli, tmp_path: Path,
+                                                                      no_detector: None) -> None:
+    """game.jsonl was deleted and game.jsonl.events.jsonl was left: a new --record game.jsonl
+    is refused, naming the side log, which is left as it was (the new game's events would
+    have been appended to the old game's); a resumed record appends to its own side log."""
+    record = tmp_path / "game.jsonl"
+    side = tmp_path / "game.jsonl.events.jsonl"
+    side.write_text('{"time": "2026-01-02T20:15:07", "kind": "illegal"}\n')
+    before = side.read_bytes()
+    result = cli(*_play("--record", str(record)))
+    assert result.code == 2
+    assert result.error_line() == (f"tabletop: error: --record: {side} exists (the side log of an earlier game?): "
+                                   "move it away or remove it, or give another --record")
+    assert side.read_bytes() == before and not record.exists()
+    with pytest.raises(FileExistsError):
+        LiveRecord.create(record, "oneworld", {}, None)
+    assert side.read_bytes() == before and not record.exists()
+    side.unlink()
+    fresh = LiveRecord.create(record, "oneworld", {}, None)
+    fresh.event("first")
+    fresh.close()
+    again = LiveRecord.reopen(record, record.stat().st_size)
+    again.event("second")
+    again.close()
+    assert [json.loads(line)["kind"] for line in side.read_text().splitlines()] == ["first", "second"]
+
+
 def test_a_video_that_cannot_be_written_is_refused_before_the_record_is_begun(cli, tmp_path: Path,
                                                                               no_detector: None) -> None:
     """--video-out (or --out FILE.mp4) where no file can be made (a folder of that name):
