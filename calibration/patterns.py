@@ -300,6 +300,8 @@ def load_grey(image: Any, name: str) -> np.ndarray:
     """A uint8 grey image from a path or an array; :class:`PatternNotFoundError` says why not."""
     if isinstance(image, (str, os.PathLike)):
         path = Path(image)
+        if path.is_dir():
+            raise PatternNotFoundError(f"{name}: is a folder, not a photo - give the photos in it")
         if not path.is_file():
             raise PatternNotFoundError(f"{name}: no such file - check the path")
         data = np.fromfile(str(path), dtype=np.uint8)

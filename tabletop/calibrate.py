@@ -202,9 +202,20 @@ def _charuco(text: str) -> tuple[str, str, str, str]:
     return f"{parts[0]}x{parts[1]}", parts[2], parts[3], parts[4]
 
 
+def _out_file(path: str, example: str) -> None:
+    """Refuse, before any work, an ``--out`` that names a folder (``example``: a file name in it)."""
+    if Path(path).is_dir():
+        raise InputError("--out", f"{path} is a folder: give a file for --out (e.g. {Path(path) / example})")
+
+
 def run_calibrate_camera(args: argparse.Namespace, out: TextIO) -> int:
     from calibration.camera import calibrate_camera
 
+    _out_file(args.out, "camera.json")
+    for image in args.images:
+        if Path(image).is_dir():
+            raise InputError("IMAGE", f"{image} is a folder, not a photo: give the photos in it "
+                                      f"(e.g. {Path(image) / '*.jpg'})")
     notes: list[str] = []
     if args.charuco:
         if args.pattern or args.square:
@@ -330,6 +341,7 @@ def run_calibrate_board(args: argparse.Namespace, out: TextIO) -> int:
     from calibration.markers import read_image
 
     title = _game_title(args.game)
+    _out_file(args.out, "board.json")
     if sum(map(bool, (args.corners, args.click, args.auto))) > 1:
         raise CalibrationError("give one of --corners, --click or --auto, not several")
     squares = _squares(args.squares)
@@ -422,6 +434,7 @@ def run_calibrate_field(args: argparse.Namespace, out: TextIO) -> int:
     from calibration.markers import read_image
 
     size, marker_mm = field_sizes(args.size, args.marker_size, "--size")
+    _out_file(args.out, "field.json")
     image = read_image(args.image)
     camera = _camera(args.camera)
     fit = locate_field(image, size, marker_mm, camera)

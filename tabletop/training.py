@@ -674,6 +674,8 @@ def run_eval(args: argparse.Namespace, out: TextIO) -> int:
     from vision.detect_eval import MAP_CONF, UnreadableImageError, evaluate, load_samples
 
     folder = Path(args.data)
+    if folder.exists() and not folder.is_dir():
+        raise InputError("--data", f"{folder} is a file, not a folder: give the dataset's folder (holding images/)")
     if not folder.is_dir():
         raise InputError("--data", f"{folder}: no such folder")
     if not (folder / "images").is_dir():

@@ -245,6 +245,8 @@ def resolved_data_yaml(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
     import yaml  # a dependency of ultralytics
 
     folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise DetectorError(f"{folder} is a file, not a folder: give the dataset's folder (holding data.yaml)")
     if not folder.is_dir():
         raise DetectorError(f"{folder}: no such folder (give a dataset folder holding data.yaml)")
     src = folder / "data.yaml"

@@ -233,6 +233,11 @@ def open_source(*, camera: int | None = None, video: str | None = None, images: 
     ``window_s``: how long a position must stay still to be read, so that each photo of a
     folder is held long enough to be one (half a second at least)."""
     if images is not None:
+        if not Path(images).is_dir():
+            from tabletop.errors import InputError
+
+            raise InputError("--images", f"{images} is a file, not a folder: give the folder the photos are in"
+                             if Path(images).exists() else f"{images}: no such folder")
         return ImageFolder(images, pattern=pattern, hold_s=max(0.5, window_s + 0.2))
     if video is not None:
         if not Path(video).is_file():

@@ -206,6 +206,21 @@ def test_a_file_given_as_the_frames_folder_is_refused_and_leaves_no_log(cli, tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frames"]
 
 
+def test_images_naming_a_file_says_it_is_a_file(cli, tmp_path: Path, no_detector: None) -> None:
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes((SAMPLES / "oneworld-still-1.jpg").read_bytes())
+    record, log = tmp_path / "game.jsonl", tmp_path / "field.jsonl"
+    for argv in (["play", "oneworld", "--record", str(record)], ["outdoor", "--log", str(log)]):
+        result = cli(*argv, "--images", str(photo), "--no-window", "--out", str(tmp_path / "frames"), "--audio", "none")
+        assert result.code == 2
+        assert result.error_line() == (f"tabletop: error: --images: {photo} is a file, not a folder: give the folder "
+                                       "the photos are in")
+        result = cli(*argv, "--images", str(tmp_path / "none"), "--no-window", "--out", str(tmp_path / "frames"),
+                     "--audio", "none")
+        assert result.error_line() == f"tabletop: error: --images: {tmp_path / 'none'}: no such folder"
+    assert not record.exists() and not log.exists()
+
+
 def test_a_record_whose_event_log_cannot_be_written_is_not_left_behind(cli, tmp_path: Path,
                                                                        no_detector: None) -> None:
     """The record's side log (RECORD.events.jsonl) cannot be opened (a folder of that name):

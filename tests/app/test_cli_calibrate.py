@@ -318,6 +318,27 @@ def test_bad_input_is_one_line_and_exit_2(
     assert not (tmp_path / "out.json").exists()
 
 
+def test_a_folder_given_for_a_file_is_named_with_its_option(cli, photos, tmp_path: Path) -> None:
+    """--out naming a folder, and a folder given among the camera's photos: one line saying
+    which option wants a file, before any work is done."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for argv, line in [
+        (["board", photos["bg"][0], "--game", "battle-grounds", "--out", str(folder)],
+         f"--out: {folder} is a folder: give a file for --out (e.g. {folder / 'board.json'})"),
+        (["field", photos["field"][0], "--out", str(folder)],
+         f"--out: {folder} is a folder: give a file for --out (e.g. {folder / 'field.json'})"),
+        (["camera", photos["field"][0], "--out", str(folder)],
+         f"--out: {folder} is a folder: give a file for --out (e.g. {folder / 'camera.json'})"),
+        (["camera", str(folder), "--out", str(tmp_path / "c.json")],
+         f"IMAGE: {folder} is a folder, not a photo: give the photos in it (e.g. {folder / '*.jpg'})"),
+    ]:
+        r = cli("calibrate", *argv)
+        assert r.code == 2, r.out
+        assert r.error_line() == f"tabletop: error: {line}"
+    assert list(folder.iterdir()) == [] and not (tmp_path / "c.json").exists()
+
+
 def test_calibrate_without_a_command_shows_its_help(cli) -> None:
     r = cli("calibrate")
     assert r.code == 2

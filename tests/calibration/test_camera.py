@@ -330,9 +330,11 @@ def test_unreadable_and_missing_files_are_dropped_and_named(tmp_path: Path) -> N
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"this is not a JPEG")
     messages: list[str] = []
-    cal = calibrate_camera([junk, tmp_path / "gone.jpg", *CHESS[:4]], on_message=messages.append)
+    (tmp_path / "shots").mkdir()
+    cal = calibrate_camera([junk, tmp_path / "gone.jpg", tmp_path / "shots", *CHESS[:4]], on_message=messages.append)
     assert dict(cal.dropped)["junk.jpg"].startswith("cannot be read as an image")
     assert "no such file" in dict(cal.dropped)["gone.jpg"]
+    assert dict(cal.dropped)["shots"].startswith("is a folder, not a photo")
     assert len(cal.per_image) == 4
     assert any(m.startswith("junk.jpg: cannot be read") for m in messages)
 
