@@ -86,10 +86,17 @@ def parse_marker_mm(text: str) -> float:
     >>> parse_marker_mm("6")
     Traceback (most recent call last):
     calibration.errors.CalibrationError: a size with no unit is in millimetres, and 6 mm is smaller than any marker a camera reads across the field: give its unit, e.g. 6in or 6cm
+    >>> parse_marker_mm("0")
+    Traceback (most recent call last):
+    calibration.errors.CalibrationError: a marker size must be above zero, got '0' (the printed marker's width, e.g. 152 or 6in)
     """
-    m = _MM.match(str(text))
+    negative = str(text).strip().startswith("-")
+    m = _MM.match(str(text).strip()[1:] if negative else str(text))
     if not m:
         raise CalibrationError(f"not a marker size: {text!r} (give millimetres, e.g. 152 or 6in)")
+    if negative or float(m.group(1)) <= 0:
+        raise CalibrationError(f"a marker size must be above zero, got {text!r} (the printed marker's width, "
+                               "e.g. 152 or 6in)")
     if m.group(2) is None and float(m.group(1)) < BARE_MM_MIN:  # "6" meant for a 6-inch marker
         raise CalibrationError(
             f"a size with no unit is in millimetres, and {float(m.group(1)):g} mm is smaller than any "

@@ -584,6 +584,10 @@ def test_eval_refuses_a_malformed_dataset(cli, tmp_path: Path, no_detector: None
     (["measure", str(FIELD_PHOTO), "R1", "B1", "--marker-size", "6"],
      "--marker-size: a size with no unit is in millimetres, and 6 mm is smaller"),
     (["outdoor", "--images", str(SAMPLES), "--marker-size", "6"], "--marker-size: a size with no unit"),
+    (["calibrate", "field", str(FIELD_PHOTO), "--marker-size", "0", "--out", "unused.json"],
+     "--marker-size: a marker size must be above zero, got '0' (the printed marker's width, e.g. 152 or 6in)"),
+    (["measure", str(FIELD_PHOTO), "R1", "B1", "--marker-size=-1cm"], "--marker-size: a marker size must be above zero"),
+    (["outdoor", "--images", str(SAMPLES), "--marker-size", "0in"], "--marker-size: a marker size must be above zero"),
     (["measure", str(FIELD_PHOTO), "R1", "B1", "--field-size", "3x"], "--field-size: not a field size"),
     (["calibrate", "field", str(FIELD_PHOTO), "--size", "24 by 24", "--out", "unused.json"], "--size: not a field size"),
     # a negative index crashes OpenCV outright on some systems: refused before it is tried
