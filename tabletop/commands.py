@@ -55,8 +55,12 @@ MOVES_FIELDS = CHECK_FIELDS  # a check input may be reused; its action and rolls
 # -- input and output ---------------------------------------------------------------------
 
 
-def read_json(file: str | None) -> Any:
-    """The JSON document in ``file`` ("-" or ``None``: standard input)."""
+_NONE = object()
+
+
+def read_json(file: str | None, empty: Any = _NONE, needs: str = "") -> Any:
+    """The JSON document in ``file`` ("-" or ``None``: standard input). Empty input (nothing
+    but white space) is ``empty`` when given, else refused saying it ``needs`` something."""
     if file in (None, "-"):
         source = "<stdin>"
         if sys.stdin.isatty():
@@ -67,6 +71,11 @@ def read_json(file: str | None) -> Any:
     else:
         source = str(file)
         text = _read_text(Path(file))
+    if not text.strip():
+        if empty is not _NONE:
+            return empty
+        if needs:
+            raise InputError(source, f"empty: {needs}")
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -162,7 +171,8 @@ def run_games(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def run_check(args: argparse.Namespace, out: TextIO) -> int:
-    doc = read_json(args.file)
+    doc = read_json(args.file, needs='the action is missing: give a JSON object with at least "action", the '
+                                     "action to check (docs/formats.md)")
     game, state = _game_and_state(args.game, doc, CHECK_FIELDS)
     if "action" not in doc:
         raise FormatError("action", "missing")
@@ -196,7 +206,7 @@ def run_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def run_moves(args: argparse.Namespace, out: TextIO) -> int:
-    doc = read_json(args.file)
+    doc = read_json(args.file, empty={})  # every field is optional: no input is {}
     game, state = _game_and_state(args.game, doc, MOVES_FIELDS)
     if args.piece is None:
         actions = game.legal_actions(state)

@@ -165,7 +165,6 @@ def test_bad_hex_label_names_the_field(cli, move_input):
     [
         ('{"position": {}, "action": }', "line 1, column 28"),
         ('{\n  "action": {"type": "move",}\n}', "line 2, column 29"),
-        ("", "line 1, column 1"),
     ],
 )
 def test_malformed_json_gives_line_and_column(cli, text, where):
@@ -174,6 +173,18 @@ def test_malformed_json_gives_line_and_column(cli, text, where):
     line = result.error_line()
     assert line.startswith("tabletop: error: <stdin>: invalid JSON at ")
     assert where in line
+
+
+@pytest.mark.parametrize("text", ["", " \n"])
+def test_empty_input_says_the_action_is_missing(cli, tmp_path, text):
+    result = cli("rules", "check", "--game", "oneworld", stdin=text)
+    assert result.code == 2
+    assert result.error_line() == ('tabletop: error: <stdin>: empty: the action is missing: give a JSON object with '
+                                   'at least "action", the action to check (docs/formats.md)')
+    path = tmp_path / "empty.json"
+    path.write_text(text, encoding="utf-8")
+    result = cli("rules", "check", "--game", "oneworld", str(path))
+    assert result.code == 2 and result.error_line().startswith(f"tabletop: error: {path}: empty: the action is missing")
 
 
 def test_malformed_json_in_a_file_names_the_file(cli, tmp_path):

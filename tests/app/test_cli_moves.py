@@ -64,6 +64,21 @@ def test_without_a_position_lists_the_starting_position_actions(cli):
     assert result.json() == {"to_move": ["borg"], "actions": []}  # set-ups are too many to list
 
 
+@pytest.mark.parametrize("game", ["wormholes", "oneworld"])
+def test_empty_input_is_read_as_an_empty_object(cli, tmp_path, game):
+    """Both fields are optional: no input at all (standard input at its end, an empty file)
+    lists the moves of the game's starting position, as {} does."""
+    expected = cli("rules", "moves", "--game", game, stdin={})
+    assert expected.code == 0
+    for text in ("", "  \n"):
+        result = cli("rules", "moves", "--game", game, stdin=text)
+        assert result.code == 0, result.err
+        assert result.out == expected.out
+    path = tmp_path / "empty.json"
+    path.write_text("", encoding="utf-8")
+    assert cli("rules", "moves", "--game", game, str(path)).out == expected.out
+
+
 def test_moves_accepts_a_check_input_and_ignores_its_action(cli, position):
     plain = cli("rules", "moves", "--game", "oneworld", stdin={"position": position})
     with_action = cli(
