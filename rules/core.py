@@ -248,6 +248,11 @@ class GameRules(ABC, Generic[S, A]):
         """Ids of the pieces in play, or ``None`` when the game does not name its pieces."""
         return None
 
+    def unlisted(self, state: S) -> str | None:
+        """Why :meth:`legal_actions` leaves out actions that are legal in ``state`` (too many
+        to list; :meth:`verdict` judges any one proposed), or ``None`` when its list is whole."""
+        return None
+
     def piece_of(self, action: A) -> str | None:
         """The piece an action moves or uses, for ``tabletop rules moves`` (``None``: none)."""
         return getattr(action, "piece", None)

@@ -219,7 +219,11 @@ def run_moves(args: argparse.Namespace, out: TextIO) -> int:
             )
         actions = game.actions_of(state, args.piece)
     listed_actions = [{**game.action_to_json(a), "notation": game.notation(a)} for a in actions]
-    _dump({"to_move": list(game.to_move(state)), "actions": listed_actions}, out, args.compact)
+    doc: dict[str, Any] = {"to_move": list(game.to_move(state)), "actions": listed_actions}
+    why = game.unlisted(state)
+    if why is not None:  # the list is not whole: say so, not an empty list alone
+        doc["not_listed"] = f"{why}; check one with 'tabletop rules check'"
+    _dump(doc, out, args.compact)
     return EXIT_OK
 
 

@@ -239,6 +239,11 @@ class OneWorld(GameRules[Position, Action]):
         return Verdict.ok()
 
     # -- listing --------------------------------------------------------------------------
+    def unlisted(self, state: Position) -> str | None:
+        if state.phase is Phase.SETUP and self.outcome(state) is None:
+            return "a set-up position: its actions (a set-up, the Tower's choice) are not listed, set-ups being too many"
+        return None
+
     def legal_actions(self, state: Position) -> list[Action]:
         if state.phase is Phase.OVER or self.outcome(state) is not None:
             return []

@@ -19,6 +19,7 @@ def test_lists_every_legal_action_with_notation(cli, position):
     game = OneWorld.from_options({})
     expected = game.legal_actions(game.state_from_json(position))
     assert data["to_move"] == ["chez"]
+    assert "not_listed" not in data  # the list is whole
     assert len(data["actions"]) == len(expected) > 1
     assert all(a["notation"] for a in data["actions"])
     assert {"type": "end-movement", "side": "chez", "notation": "CHEZ ends movement"} in data[
@@ -59,9 +60,14 @@ def test_unknown_piece_is_bad_input(cli, position):
 
 
 def test_without_a_position_lists_the_starting_position_actions(cli):
+    """OneWorld starts with the set-up, whose actions are not listed (set-ups are too many):
+    the empty list comes with a field saying so."""
     result = cli("rules", "moves", "--game", "oneworld", stdin={})
     assert result.code == 0
-    assert result.json() == {"to_move": ["borg"], "actions": []}  # set-ups are too many to list
+    assert result.json() == {
+        "to_move": ["borg"], "actions": [],
+        "not_listed": "a set-up position: its actions (a set-up, the Tower's choice) are not listed, set-ups "
+                      "being too many; check one with 'tabletop rules check'"}
 
 
 @pytest.mark.parametrize("game", ["wormholes", "oneworld"])

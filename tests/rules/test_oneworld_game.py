@@ -44,6 +44,7 @@ def test_the_example_set_up_is_legal_and_keeps_to_its_end() -> None:
     assert len(BORG_SETUP.children) == 13
     assert GAME.verdict(START, BORG_SETUP).legal
     assert GAME.legal_actions(START) == []  # set-ups are checked, not listed
+    assert GAME.unlisted(START) is not None and "set-up" in GAME.unlisted(START)  # and say so
     assert GAME.to_move(START) == ("borg",)
 
 
@@ -164,6 +165,7 @@ def test_any_all_or_none_of_the_children_may_move() -> None:
     assert g.verdict(pos2, Move("B1", H("0503"))).code == "already-moved"
     assert g.verdict(pos2, Move("B2", H("0604"))).legal
     assert {a.piece for a in g.legal_actions(pos2) if isinstance(a, Move)} == {"B2"}
+    assert g.unlisted(pos2) is None  # past the set-up, every legal action is listed
     after = g.apply(pos2, EndMovement(BORG)).state
     assert after.moved == frozenset() and after.active is CHEZ
     # CHEZ may move all of its children; BORG's are not CHEZ's to move.
