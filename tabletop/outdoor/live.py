@@ -532,7 +532,7 @@ def click_to_measure(window: str, session_or_frame: Callable[[], OutdoorFrame | 
     must exist (``cv2.namedWindow``)."""
     import cv2
 
-    cm = ClickMeasure(on_result=lambda m: say(m.text))
+    cm = ClickMeasure(on_result=lambda m: say(m.text), on_note=say)
 
     def mouse(event: int, x: int, y: int, flags: int = 0, param: Any = None) -> None:
         latest = session_or_frame()

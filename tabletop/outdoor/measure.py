@@ -96,12 +96,14 @@ class ClickMeasure:
     True
     """
 
-    def __init__(self, on_result: Callable[[Measurement], None] | None = None, pick_inches: float = 0.75) -> None:
+    def __init__(self, on_result: Callable[[Measurement], None] | None = None, pick_inches: float = 0.75,
+                 on_note: Callable[[str], None] | None = None) -> None:
         self.view: FieldView | None = None
         self.report: FieldReport | None = None
         self.picks: list[tuple[str, FieldPoint | None]] = []
         self.result: Measurement | None = None
         self.on_result = on_result
+        self.on_note = on_note  # told of a click that picks nothing
         self.pick_inches = pick_inches
 
     def update(self, view: FieldView | None, report: FieldReport | None) -> None:
@@ -109,8 +111,14 @@ class ClickMeasure:
             self.view, self.report = view, report
 
     def click(self, x: float, y: float) -> Measurement | None:
-        """A click at pixel ``(x, y)`` of the undistorted frame; the measurement once two are in."""
+        """A click at pixel ``(x, y)`` of the undistorted frame; the measurement once two are in.
+        A click above the ground's horizon (the sky, a wall far off) sees no point of the
+        ground: it picks nothing and ``on_note`` is told."""
         if self.view is None or self.report is None:
+            return None
+        if not self.view.on_ground([[x, y]])[0]:
+            if self.on_note is not None:
+                self.on_note(f"{x:.0f},{y:.0f} is above the ground's horizon: click a piece or a point on the ground")
             return None
         fx, fy = self.view.to_field([[x, y]])[0]
         at = FieldPoint(float(fx), float(fy))

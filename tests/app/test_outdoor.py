@@ -124,19 +124,41 @@ def test_measuring_points_and_pieces():
         measure(report, ("R7", None), ("B1", None))
 
 
-def test_pixels_above_the_ground_s_horizon_see_no_ground():
-    """A camera 10" up, looking across the field from 40" before it: its horizon crosses the
-    picture about 155 px above the middle; pixels above it map to points behind the camera."""
+def _looking_across() -> FieldView:
+    """A 1280x720 camera 10" up, 40" before the 24" field's near edge, aimed at its centre."""
     k = np.array([[800.0, 0, 639.5], [0, 800.0, 359.5], [0, 0, 1]])
     at, target = np.array([12.0, -40.0, 10.0]), np.array([12.0, 12.0, 0.0])
     forward = (target - at) / np.linalg.norm(target - at)
     right = np.cross(forward, [0.0, 0.0, 1.0])
     right /= np.linalg.norm(right)
     rot = np.array([right, np.cross(forward, right), forward])
-    view = FieldView.from_camera(k, rot, -rot @ at, (24, 24), (1280, 720))
+    return FieldView.from_camera(k, rot, -rot @ at, (24, 24), (1280, 720))
+
+
+def test_pixels_above_the_ground_s_horizon_see_no_ground():
+    """A camera 10" up, looking across the field from 40" before it: its horizon crosses the
+    picture about 155 px above the middle; pixels above it map to points behind the camera."""
+    view = _looking_across()
     assert view.on_ground([[639.5, 600], [0, 719], [639.5, 220], [639.5, 190], [639.5, 0]]).tolist() == [
         True, True, True, False, False]
     assert view.on_ground(view.to_image([[0, 0], [24, 24]])).all()
+
+
+def test_a_click_above_the_horizon_picks_nothing_and_says_so():
+    """In the window, a click on the sky of a camera looking across the field sees no ground:
+    it is not taken as a point (it would measure to a place behind the camera); the player
+    is told, and the clicks on pieces before and after it still measure."""
+    view = _looking_across()
+    report = assess([reading("R1", 12, 10, 90), reading("B1", 12, 14, 270)])
+    got, notes = [], []
+    cm = ClickMeasure(on_result=got.append, on_note=notes.append)
+    cm.update(view, report)
+    (x1, y1), (x2, y2) = view.to_image([[12, 10.2], [12.1, 14]])
+    assert cm.click(x1, y1) is None
+    assert cm.click(639.5, 40) is None and len(cm.picks) == 1
+    assert notes == ["640,40 is above the ground's horizon: click a piece or a point on the ground"]
+    m = cm.click(x2, y2)
+    assert m is not None and (m.a, m.b) == ("R1", "B1") and got == [m]
 
 
 def test_two_clicks_measure_between_pieces():
