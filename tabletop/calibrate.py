@@ -212,10 +212,12 @@ def run_calibrate_camera(args: argparse.Namespace, out: TextIO) -> int:
     from calibration.camera import calibrate_camera
 
     _out_file(args.out, "camera.json")
-    for image in args.images:
-        if Path(image).is_dir():
-            raise InputError("IMAGE", f"{image} is a folder, not a photo: give the photos in it "
-                                      f"(e.g. {Path(image) / '*.jpg'})")
+    # only folders given (the folder, not the photos in it): refused; a folder among photos (a
+    # shell glob such as photos/* matching a subfolder) is dropped like any photo it cannot read
+    if all(Path(image).is_dir() for image in args.images):
+        image = args.images[0]
+        raise InputError("IMAGE", f"{image} is a folder, not a photo: give the photos in it "
+                                  f"(e.g. {Path(image) / '*.jpg'})")
     notes: list[str] = []
     if args.charuco:
         if args.pattern or args.square:

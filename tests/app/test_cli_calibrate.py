@@ -427,3 +427,16 @@ def test_a_wrong_pattern_size_is_one_line_of_sentences(cli, tmp_path: Path) -> N
     assert "(10 or more is better). A 9x6 chessboard was found" in line, line
     assert "on the command line). left01.jpg, left02.jpg" in line, line
     assert "  " not in line, line
+
+
+def test_a_folder_among_the_camera_s_photos_is_dropped_not_refused(cli, tmp_path: Path) -> None:
+    """'tabletop calibrate camera photos/*' where photos/ also holds a subfolder: the
+    subfolder is dropped, named, like a photo without the pattern, and the photos calibrate."""
+    images = sorted(str(p) for p in CHESSBOARD.glob("left*.jpg"))[:4]
+    sub = tmp_path / "rejected"
+    sub.mkdir()
+    out = tmp_path / "camera.json"
+    r = cli("calibrate", "camera", *images, str(sub), "--pattern", "9x6", "--out", str(out))
+    assert r.code == 0, r.err
+    assert "  rejected: is a folder, not a photo" in r.out
+    assert CameraCalibration.load(out).rms > 0
