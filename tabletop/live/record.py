@@ -119,15 +119,20 @@ class LiveRecord:
             raise ValueError("a new record needs a header")
         mode = "a" if _append else "x"
         self._file = open(self.path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
+        self._events: Any = None
         try:
             # a new record's side log is new too: one left by an earlier game is never appended to
             self._events = open(self.events_path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 - open for the whole game
             if header is not None and not _append:
                 self._write(self._file, header.to_json())
-        except BaseException:  # a side log that cannot be written: no new record is left behind
-            self._file.close()
+        except BaseException:  # a side log that cannot be written, or the header: no new record
+            self._file.close()  # is left behind, nor a new side log that would refuse the next try
+            if self._events is not None:
+                self._events.close()
             if not _append:
                 self.path.unlink(missing_ok=True)
+                if self._events is not None:
+                    self.events_path.unlink(missing_ok=True)
             raise
 
     @classmethod

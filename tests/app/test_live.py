@@ -623,3 +623,22 @@ def test_play_and_outdoor_take_a_camera_size_and_refuse_a_bad_one(capsys: pytest
         assert "expected WIDTHxHEIGHT such as 1280x720" in capsys.readouterr().err
         assert main([*command, "--camera", "0", "--camera-size", "20x20"]) == 2
         assert "each side must be 64 to 4096 pixels" in capsys.readouterr().err
+
+
+def test_a_record_whose_header_cannot_be_written_leaves_neither_file(tmp_path, monkeypatch):
+    """The header fails to be written (a full disk): neither the record nor the new side log
+    beside it is left, so the next try with the same --record is not refused for a side log
+    of no earlier game."""
+    path = tmp_path / "game.jsonl"
+    m = manifest("oneworld")
+
+    def full(self, f, obj):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(LiveRecord, "_write", full)
+    with pytest.raises(OSError, match="No space left"):
+        LiveRecord.create(path, m["game"], m["options"], m["start"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    LiveRecord.create(path, m["game"], m["options"], m["start"]).close()
+    assert path.exists()
