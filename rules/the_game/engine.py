@@ -26,7 +26,7 @@ from rules.core import Dice, Event, GameRules, Outcome, Verdict
 from rules.the_game import codec
 from rules.the_game.acting import close_in, resolve
 from rules.the_game.flow import announce_last_piece, due, final_outcome, hand_over, settle
-from rules.the_game.legal import legal_actions
+from rules.the_game.legal import legal_actions, unlisted
 from rules.the_game.model import (
     Act,
     Action,
@@ -118,6 +118,9 @@ class TheGame(GameRules[TheGameState, Action]):
         """Every legal discrete action, and one representative of each kind of measured move
         per piece (see :mod:`rules.the_game.legal`)."""
         return legal_actions(self, state)
+
+    def unlisted(self, state: TheGameState) -> str | None:
+        return unlisted(self, state)
 
     # -- legality -------------------------------------------------------------------------
     def status(self, state: TheGameState, piece: Piece) -> tuple[bool, bool]:

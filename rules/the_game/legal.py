@@ -19,6 +19,7 @@ The verdict judges any other measured move or set-up on its merits.
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 from typing import TYPE_CHECKING
 
 from rules.the_game.flow import due, split_sizes
@@ -84,6 +85,30 @@ def legal_actions(game: TheGame, state: TheGameState) -> list[Action]:
     if mine and player is not None:
         out.append(Pass(player))
     return out
+
+
+def unlisted(game: TheGame, state: TheGameState) -> str | None:
+    """Why :func:`legal_actions` is not every legal action of ``state``, or ``None`` when it
+    is: a set-up (one representative), measured moves (a move ends anywhere within its reach,
+    turned any way: one of each kind), or more ways of splitting than are listed."""
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.SETUP:
+        return "a set-up: one representative set-up is listed, any other is judged on its merits"
+    if state.split is not None:
+        stage = state.split
+        if stage.offer is not None:
+            return None
+        count = sum(1 for p in state.in_play() if p.controller == stage.splitter)
+        keep, give = split_sizes(count)
+        ways = comb(count - 1, give - 1) if keep == give else comb(count, give)
+        if ways > SPLIT_LIST_LIMIT:
+            return f"the first {SPLIT_LIST_LIMIT} of {ways} ways of splitting the survivors are listed"
+        return None
+    if any(isinstance(a, Move) for a in legal_actions(game, state)):
+        return ("measured moves: one move of each kind is listed for each piece, and a move may end anywhere "
+                "within its reach, turned any way")
+    return None
 
 
 def _split_actions(game: TheGame, state: TheGameState) -> list[Action]:

@@ -539,6 +539,24 @@ def test_count_when_four_survivors_split() -> None:
                                           Split("red", ("R1", "R4"))]
 
 
+def test_a_list_that_is_not_every_legal_action_says_so() -> None:
+    """``unlisted`` says why where the list holds representatives (a set-up, measured moves:
+    any end point within reach, turned any way) or a part (more splits than are listed), and
+    is ``None`` where every legal action is listed (acting, a split of few survivors)."""
+    game = TheGame()
+    assert "set-up" in game.unlisted(game.initial_state())
+    moving = position(piece("R1", 10, 10, 0), piece("B1", 14, 10, 180))
+    assert any(isinstance(a, Move) for a in game.legal_actions(moving))
+    assert "measured moves" in game.unlisted(moving)
+    acting = position(piece("R1", 10, 10, 0), piece("B1", 12, 10, 180), phase=Phase.ACTION)
+    assert game.unlisted(acting) is None
+    few = position(*[piece(f"R{i}", 3 * i, 5, 0) for i in range(1, 6)], split=SplitStage("red"))
+    assert game.unlisted(few) is None
+    many = position(*[piece(f"R{i}", 1.5 * i, 5 + i % 3, 0) for i in range(1, 14)], split=SplitStage("red"))
+    assert len(game.legal_actions(many)) == 512  # 13 survivors: C(13, 6) = 1716 ways
+    assert game.unlisted(many) == "the first 512 of 1716 ways of splitting the survivors are listed"
+
+
 def test_actions_of_a_piece() -> None:
     game = TheGame()
     assert game.actions_of(ACT, "R1") == [Act("R1", "B1"), Stay("R1")]
