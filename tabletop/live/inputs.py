@@ -23,6 +23,9 @@ from typing import Any
 
 __all__ = ["IMAGE_SUFFIXES", "Capture", "ImageFolder", "Reopening", "frames_folder", "open_source"]
 
+#: undecodable frames in a row after which a video file is taken to have ended (its frame count overstated)
+BROKEN_RUN = 300
+
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
 
@@ -249,14 +252,25 @@ def open_source(*, camera: int | None = None, video: str | None = None, images: 
 
         def once() -> Iterator[tuple[Any, float]]:  # a file ends; it is not reopened
             fps = c.get(5) or 30.0  # cv2.CAP_PROP_FPS
+            count = int(c.get(7) or 0)  # cv2.CAP_PROP_FRAME_COUNT, 0 when the file does not say
             n = 0
+            broken: list[int] = []  # frames that could not be decoded since the last good one
             try:
                 while True:
                     ok, frame = c.read()
                     if not ok:
-                        return
+                        if n >= count or len(broken) >= BROKEN_RUN:  # the end of the file (or of what it says)
+                            break
+                        broken.append(n)  # a damaged frame: the frames after it are read on
+                        n += 1
+                        continue
+                    if broken:
+                        say(_broken_frames(video, broken))
+                        broken = []
                     yield frame, n / fps
                     n += 1
+                if broken:
+                    say(_broken_frames(video, broken, at_end=True))
             finally:
                 c.release()
 
@@ -266,6 +280,12 @@ def open_source(*, camera: int | None = None, video: str | None = None, images: 
     if url is not None:
         return Reopening(Capture(url, newest=newest), say)
     raise ValueError("one of --camera, --video, --images or --url is needed")
+
+
+def _broken_frames(video: str, frames: list[int], at_end: bool = False) -> str:
+    """The line said for a run of a video's ``frames`` (numbered from 0) that could not be decoded."""
+    which = f"frame {frames[0] + 1}" if len(frames) == 1 else f"frames {frames[0] + 1}-{frames[-1] + 1}"
+    return f"{video}: {which} could not be decoded, skipped" + (" (the end of the file is damaged)" if at_end else "")
 
 
 def none_read(frames: int, *, video: str | None, images: str | None, started: tuple[str, ...] = ()) -> None:

@@ -414,6 +414,46 @@ def test_image_folder_skips_nothing_and_yields_none_for_a_corrupt_file(tmp_path:
     assert len(frames) == 4 and frames[0][0] is not None and frames[2][0] is None
 
 
+class _DamagedVideo:
+    """A video file of 8 frames, 10 fps, whose frames 3 and 4 and its last cannot be decoded (``False``
+    from ``read`` as OpenCV gives for a damaged frame, the frames after it read on)."""
+
+    def __init__(self, target: str) -> None:
+        self.reads = 0
+
+    def isOpened(self) -> bool:
+        return True
+
+    def get(self, prop: int) -> float:
+        return {5: 10.0, 7: 8.0}.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        self.reads += 1
+        if self.reads in (3, 4, 8) or self.reads > 8:
+            return False, None
+        return True, np.full((4, 4, 3), self.reads, np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_video_reads_on_past_frames_that_cannot_be_decoded(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    import cv2
+
+    from tabletop.live.inputs import open_source
+
+    video = tmp_path / "table.mp4"
+    video.write_bytes(b"\0")
+    monkeypatch.setattr(cv2, "VideoCapture", _DamagedVideo)
+    said: list[str] = []
+    frames = list(open_source(video=str(video), say=said.append))
+    assert [int(f[0, 0, 0]) for f, _ in frames] == [1, 2, 5, 6, 7]
+    assert [t for _, t in frames] == pytest.approx([0.0, 0.1, 0.4, 0.5, 0.6])
+    assert said == [f"{video}: frames 3-4 could not be decoded, skipped",
+                    f"{video}: frame 8 could not be decoded, skipped (the end of the file is damaged)"]
+
+
 def test_audio_wav_grows_with_each_announcement(tmp_path: Path) -> None:
     path = tmp_path / "said.wav"
     printed: list[str] = []
