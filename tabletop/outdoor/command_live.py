@@ -100,7 +100,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop.live.play import has_display
     from tabletop.live.record import cut_short
     from tabletop.outdoor.command import _load_setup
-    from tabletop.outdoor.frame import OutdoorAssistant
+    from tabletop.outdoor.frame import DetectionFailed, OutdoorAssistant
     from tabletop.outdoor.live import OutdoorSession, click_to_measure
     from tabletop.outdoor.log import FieldLog, read_log, read_still
     from tabletop.outdoor.memory import KEPT
@@ -224,7 +224,11 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
             if frame is None:
                 unreadable += 1
                 continue
-            result = session.process(frame, t)
+            try:
+                result = session.process(frame, t)
+            except DetectionFailed as err:
+                say(f"frame {n}: detection failed ({err}), skipped")
+                continue
             if folder is not None or show:
                 import cv2
 

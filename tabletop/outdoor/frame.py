@@ -23,7 +23,12 @@ from tabletop.outdoor.readings import PieceReading, ReadingConfig, read_pieces
 from tabletop.outdoor.view import FieldSetup, FieldView
 from vision.detections import Detections
 
-__all__ = ["OutdoorAssistant", "OutdoorFrame", "detect_on_field"]
+__all__ = ["DetectionFailed", "OutdoorAssistant", "OutdoorFrame", "detect_on_field"]
+
+
+class DetectionFailed(Exception):
+    """The detector raised on one frame (a driver hiccup, a frame it cannot take): the frame
+    is skipped, the session goes on."""
 
 
 def detect_on_field(detect: Callable[[np.ndarray], Detections], image: np.ndarray, view: FieldView,
@@ -90,7 +95,10 @@ class OutdoorAssistant:
         except CalibrationError as err:
             return OutdoorFrame(None, None, error=str(err), times_ms={"field": 1000 * (time.perf_counter() - t0)})
         t1 = time.perf_counter()
-        det = detect_on_field(self.detect, image, view) if self.crop else self.detect(image)
+        try:
+            det = detect_on_field(self.detect, image, view) if self.crop else self.detect(image)
+        except Exception as err:  # one frame's failure is said, and the session goes on
+            raise DetectionFailed(f"{type(err).__name__}: {err}") from err
         t2 = time.perf_counter()
         readings = read_pieces(image, det, view, self.config)
         t3 = time.perf_counter()

@@ -389,6 +389,36 @@ def rendered_shot(folder):
     return frame.truth
 
 
+def test_outdoor_goes_on_past_a_frame_its_detector_fails_on(cli, tmp_path, monkeypatch):
+    """A detector that raises on one frame (a driver hiccup) costs that frame, said in one
+    line; the session and its log go on."""
+    import vision.detect
+    from tabletop.outdoor.log import read_log
+    from vision.detections import Detections
+
+    class Hiccup:
+        names = ("hand",)
+        calls = 0
+
+        def detect(self, image):
+            Hiccup.calls += 1
+            if Hiccup.calls == 2:
+                raise RuntimeError("CUDA error: an illegal memory access")
+            return Detections.empty()
+
+    monkeypatch.setattr(vision.detect.Detector, "load", classmethod(lambda cls, *a, **k: Hiccup()))
+    shots = tmp_path / "shots"
+    rendered_shot(shots)
+    log = tmp_path / "game.jsonl"
+    result = cli("outdoor", "--images", str(shots), "--no-window", "--out", str(tmp_path / "out"),
+                 "--audio", "none", "--window", "0.2", "--log", str(log))
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert "frame 2: detection failed (RuntimeError: CUDA error: an illegal memory access), skipped" in lines
+    assert any(line.startswith("Field read: ") for line in lines)
+    assert read_log(log).positions == 1
+
+
 def test_outdoor_command_on_a_rendered_photo(cli, tmp_path):
     shots = tmp_path / "shots"
     truth = rendered_shot(shots)
