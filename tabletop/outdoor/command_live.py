@@ -215,6 +215,7 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     title = "tabletop outdoor"
     clicker = None
     n = unreadable = 0
+    bad_run = False  # the last frame was unreadable
     started = time.monotonic()
     try:
         for frame, t in frames:
@@ -222,8 +223,12 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
                 labels["current"] = _labels_for(next(paths, None), setup.calibration)
             n += 1
             if frame is None:
+                if not bad_run:  # once for a run of them (a photo is held for several frames)
+                    say(f"frame {n}: unreadable frame (a corrupt or empty file?), skipped")
                 unreadable += 1
+                bad_run = True
                 continue
+            bad_run = False
             try:
                 result = session.process(frame, t)
             except DetectionFailed as err:

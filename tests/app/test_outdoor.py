@@ -419,6 +419,25 @@ def test_outdoor_goes_on_past_a_frame_its_detector_fails_on(cli, tmp_path, monke
     assert read_log(log).positions == 1
 
 
+def test_outdoor_says_once_that_a_photo_of_its_folder_cannot_be_read(cli, tmp_path):
+    """A corrupt or empty file among the photos is skipped in one line, not silently; the photos
+    after it are read."""
+    import shutil
+
+    shots = tmp_path / "shots"
+    rendered_shot(shots)
+    (shots / "b.png").write_bytes(b"")
+    shutil.copy(shots / "a.png", shots / "c.png")
+    shutil.copy(shots / "a.json", shots / "c.json")
+    result = cli("outdoor", "--images", str(shots), "--labels", "--no-window", "--out", str(tmp_path / "out"),
+                 "--audio", "none", "--window", "0.2")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert [line for line in lines if "unreadable" in line] == [
+        "frame 6: unreadable frame (a corrupt or empty file?), skipped"]
+    assert lines[-1] == "15 frames"
+
+
 def test_outdoor_command_on_a_rendered_photo(cli, tmp_path):
     shots = tmp_path / "shots"
     truth = rendered_shot(shots)
