@@ -272,6 +272,7 @@ class LivePipeline:
         self._rounds: tuple[Any, SeenBoard, list[tuple[str, Any]]] | None = None
         self._awaiting: Any = None  # the engine state whose move, made by hand, waits for its dice
         self.unreadable = 0  # frames that were no picture (a corrupt file, a camera hiccup)
+        self._skipping: str | None = None  # why the frames before were skipped, said once a run
         self.paused = False
         self.hints: dict[Any, list[Any]] = {}  # lifted piece's cell -> where it may legally go
         self._hint_key: Any = None
@@ -311,6 +312,14 @@ class LivePipeline:
         if self.record is not None:
             self.record.event(kind, **data)
 
+    def _say_skipped(self, why: str, message: str) -> None:
+        """Say a skipped frame's ``message`` at the first of a run of frames skipped for the
+        same reason (a bad photo held for several frames, a board out of view for a while),
+        not at every one: each frame's result keeps its message."""
+        if self._skipping != why:
+            self.log(message)
+        self._skipping = why
+
     # -- one frame -------------------------------------------------------------------------
     def process(self, frame: Any, t: float | None = None) -> FrameResult:
         self.frames += 1
@@ -319,7 +328,7 @@ class LivePipeline:
         if frame is None or (isinstance(frame, np.ndarray) and (frame.size == 0 or frame.ndim < 2)):
             result.message = f"frame {self.frames}: unreadable frame, skipped"
             self.unreadable += 1
-            self.log(result.message)
+            self._say_skipped("unreadable", result.message)
             return result
         unchanged = self._kept is not None and self.still.unchanged(frame)
         if unchanged and self._agreed and not self.still.due(t):
@@ -370,7 +379,7 @@ class LivePipeline:
             result.message = f"frame {self.frames}: no board ({err}), skipped"
         if view is None:
             result.message = result.message or f"frame {self.frames}: no board in view, skipped"
-            self.log(result.message)
+            self._say_skipped("no board", result.message)
             return None
         try:
             det = self.detect(frame)
@@ -381,8 +390,9 @@ class LivePipeline:
             seen = set_aside_lying(seen, self.base)
         except Exception as err:  # noqa: BLE001 - a frame never crashes the referee
             result.message = f"frame {self.frames}: detection failed ({type(err).__name__}: {err}), skipped"
-            self.log(result.message)
+            self._say_skipped("detection failed", result.message)
             return None
+        self._skipping = None
         self._kept = (view, seen)
         self.still.keep(frame, t)
         return view, seen

@@ -111,6 +111,24 @@ def test_a_corrupt_frame_and_a_frame_with_no_board_are_skipped() -> None:
     assert [k for k, _ in pipe.announced] == ["legal"]
 
 
+def test_a_run_of_skipped_frames_is_said_once() -> None:
+    """A bad photo held for five frames, then the board out of view for a while: each frame's
+    result says why it was skipped, the player hears it once a run; a run after good frames
+    is said again."""
+    pipe, _ = pipeline("wormholes")
+    said: list[str] = []
+    pipe.log = said.append
+    frames = truth_frames("wormholes")
+    no_board = dict(frames[0], board=None)
+    results = [pipe.process(None, 0.1 * i) for i in range(5)]
+    results += [pipe.process(no_board, 0.5 + 0.1 * i) for i in range(20)]
+    assert all("unreadable" in r.message for r in results[:5]) and all("no board" in r.message for r in results[5:])
+    assert said == ["frame 1: unreadable frame, skipped", "frame 6: no board in view, skipped"]
+    feed(pipe, frames[:1], 3.0)
+    pipe.process(None, 4.0)
+    assert said[-1] == "frame 31: unreadable frame, skipped" and len(said) == 3
+
+
 def test_stability_window() -> None:
     s = Stability(0.3)
     assert [s.update(t * 0.1, "A", False) for t in range(3)] == [None, None, None]
