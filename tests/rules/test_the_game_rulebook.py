@@ -405,6 +405,14 @@ def test_an_observed_piece_may_move_exactly_six_inches_with_no_tolerance(
     assert game.verdict(s, Move("R1", to, 0)).legal
 
 
+def _walks_off(game: TheGame, s: TheGameState, move: Move, edge: str) -> None:
+    """``move`` takes its piece off the field at ``edge``."""
+    step = game.apply(s, move)
+    piece_after = step.state.piece(move.piece)
+    assert piece_after is not None and piece_after.presence is Presence.OFF
+    assert [e.detail("edge") for e in step.events if e.kind == "lost"] == [edge]
+
+
 def test_an_unobserved_piece_heading_for_an_equally_near_edge_still_walks_off() -> None:
     """Movement (GAMES.md): an unobserved piece moves 12" straight towards the nearest
     edge, which on the 24" field always takes it off. A piece 11.9" from the right edge and
@@ -415,10 +423,7 @@ def test_an_unobserved_piece_heading_for_an_equally_near_edge_still_walks_off() 
     # R1 faces the far edge and sees nothing; B1 and B2 keep the sequence going
     s = position(piece("R1", 12.1, 12, 90), piece("B1", 12.1, 6, 90), piece("B2", 3, 3, 180))
     assert game.observation(s)["R1"].reason == "horizon"
-    step = game.apply(s, Move("R1", FieldPoint(0.1, 12), 90))
-    r1 = step.state.piece("R1")
-    assert r1 is not None and r1.presence is Presence.OFF
-    assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["left"]
+    _walks_off(game, s, Move("R1", FieldPoint(0.1, 12), 90), "left")
 
 
 def test_an_edge_as_near_as_the_tolerance_allows_may_be_headed_for() -> None:
@@ -431,10 +436,7 @@ def test_an_edge_as_near_as_the_tolerance_allows_may_be_headed_for() -> None:
     assert game.observation(s)["R1"].reason == "horizon"
     verdict = game.verdict(s, Move("R1", FieldPoint(23.95, 12), 90))
     assert verdict.legal, verdict
-    step = game.apply(s, Move("R1", FieldPoint(23.95, 12), 90))
-    r1 = step.state.piece("R1")
-    assert r1 is not None and r1.presence is Presence.OFF
-    assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["right"]
+    _walks_off(game, s, Move("R1", FieldPoint(23.95, 12), 90), "right")
 
 
 def test_an_unobserved_piece_exactly_a_full_move_from_the_edge_walks_off_on_any_field() -> None:
@@ -445,7 +447,4 @@ def test_an_unobserved_piece_exactly_a_full_move_from_the_edge_walks_off_on_any_
     game = TheGame.from_options({"field_width": 25.1, "field_depth": 30})
     s = position(piece("R1", 13.1, 15, 90), piece("B1", 13.1, 9, 90), piece("B2", 3, 3, 180))
     assert game.observation(s)["R1"].reason == "horizon"
-    step = game.apply(s, Move("R1", FieldPoint(25.0, 15), 90))
-    r1 = step.state.piece("R1")
-    assert r1 is not None and r1.presence is Presence.OFF
-    assert [e.detail("edge") for e in step.events if e.kind == "lost"] == ["right"]
+    _walks_off(game, s, Move("R1", FieldPoint(25.0, 15), 90), "right")
