@@ -134,15 +134,14 @@ def run_outdoor(args: argparse.Namespace, out: TextIO) -> int:
     elif args.log and Path(args.log).exists():
         raise InputError("--log", f"{args.log} exists (use --resume to continue it)")
     args.track = not args.images  # a stream: keep the field while a hand hides a marker
+    field = held.options if held is not None else TheGameOptions.from_json(options)
     if args.field_size is None:  # the field's size follows the options, or the log resumed
-        field = held.options if held is not None else TheGameOptions.from_json(options)
         args.field_size = f"{field.field_width!r}x{field.field_depth!r}"
-    elif held is None and {"field_width", "field_depth"} & set(options):
-        field = TheGameOptions.from_json(options)
-        if (field.field_width, field.field_depth) != field_sizes(args.field_size, None, "--field-size")[0]:
-            raise InputError("--options", f"field_width {field.field_width:g} and field_depth {field.field_depth:g} "
-                             f"make a {field.field_width:g}x{field.field_depth:g} field, and --field-size says "
-                             f"{args.field_size}: give the field's size once (--field-size)")
+    elif held is None and {"field_width", "field_depth"} & set(options) and \
+            (field.field_width, field.field_depth) != field_sizes(args.field_size, None, "--field-size")[0]:
+        raise InputError("--options", f"field_width {field.field_width:g} and field_depth {field.field_depth:g} "
+                         f"make a {field.field_width:g}x{field.field_depth:g} field, and --field-size says "
+                         f"{args.field_size}: give the field's size once (--field-size)")
     setup = _load_setup(args)
     if held is not None:
         opts = held.options
